@@ -1,0 +1,83 @@
+"""Command-line entry points."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+from bot.settings import Settings, SettingsError, load_settings
+
+log = logging.getLogger("bot")
+
+
+async def run_bot(settings: Settings) -> int:
+    """Open the store, start the bot, stop cleanly on SIGINT/SIGTERM."""
+    from bot.app import TienLenBot, point_at
+    from data import Store
+
+    point_at(settings.DISCORD_API_BASE_URL, settings.DISCORD_GATEWAY_URL)
+    store = await Store.open(
+        settings.DATABASE_PATH,
+        starting_chips=settings.STARTING_CHIPS,
+        daily_chips=settings.DAILY_CHIPS,
+    )
+    log.info("store open at %s", settings.DATABASE_PATH)
+    executor = ProcessPoolExecutor(max_workers=1)  # expert players search off the event loop
+    bot = TienLenBot(settings, store, executor=executor)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    status = 0
+    try:
+        async with bot:
+            runner = asyncio.create_task(bot.start(settings.DISCORD_TOKEN.get_secret_value()))
+            stopper = asyncio.create_task(stop.wait())
+            done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if runner in done:
+                error = runner.exception()
+                if error is not None:
+                    log.error("bot stopped: %s", type(error).__name__)
+                    status = 1
+            else:
+                log.info("signal received, shutting down")
+            stopper.cancel()
+            await bot.close()
+            if not runner.done():
+                runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await runner
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+        executor.shutdown(wait=False, cancel_futures=True)
+        await store.close()
+        log.info("store closed; bye")
+    return status
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] == "play":
+        from bot.terminal import main as play_main
+
+        return play_main(argv[1:])
+    if argv and argv[0] in {"-h", "--help"}:
+        print("usage: python -m bot            run the Discord bot (settings from env/.env)")
+        print("       python -m bot play ...   play Tiến Lên in the terminal")
+        return 0
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(f"configuration error: {error}", file=sys.stderr)
+        return 2
+    from bot.logs import setup_logging
+
+    setup_logging(settings.LOG_LEVEL, [settings.DISCORD_TOKEN.get_secret_value()])
+    try:
+        return asyncio.run(run_bot(settings))
+    except KeyboardInterrupt:
+        return 0

@@ -1,0 +1,90 @@
+"""Typed settings, read from the environment and a `.env` file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DISCORD_API_BASE = "https://discord.com/api/v10"
+DISCORD_GATEWAY = "wss://gateway.discord.gg/"
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class Settings(BaseSettings):
+    """Every setting of the bot. Field names are the environment variable names."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        case_sensitive=True,
+        extra="ignore",
+    )
+
+    DISCORD_TOKEN: SecretStr
+    DATABASE_PATH: Path = Path("tienlen.sqlite3")
+    DISCORD_API_BASE_URL: str = DISCORD_API_BASE
+    DISCORD_GATEWAY_URL: str = DISCORD_GATEWAY
+    DEV_GUILD_ID: int | None = None
+    LOG_LEVEL: LogLevel = "INFO"
+    STARTING_CHIPS: int = Field(default=1000, ge=0)
+    DAILY_CHIPS: int = Field(default=200, ge=0)
+    DEFAULT_TURN_SECONDS: int = Field(default=60, ge=5, le=3600)
+
+    @field_validator("DISCORD_TOKEN")
+    @classmethod
+    def _token_not_blank(cls, value: SecretStr) -> SecretStr:
+        if not value.get_secret_value().strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("DISCORD_API_BASE_URL")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https://")
+        return value.rstrip("/")
+
+    @field_validator("DISCORD_GATEWAY_URL")
+    @classmethod
+    def _ws_url(cls, value: str) -> str:
+        if not value.startswith(("ws://", "wss://")):
+            raise ValueError("must start with ws:// or wss://")
+        return value
+
+    @field_validator("LOG_LEVEL", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("DEV_GUILD_ID", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+
+class SettingsError(Exception):
+    """A setting is missing or malformed; the message names it in one line."""
+
+
+def describe_error(error: ValidationError) -> str:
+    """One line naming each bad setting, without echoing any value (it may be a secret)."""
+    parts = []
+    for item in error.errors():
+        name = ".".join(str(p) for p in item.get("loc", ())) or "settings"
+        if item.get("type") == "missing":
+            parts.append(f"{name} is required but not set")
+        else:
+            parts.append(f"{name} is invalid: {item.get('msg', 'bad value')}")
+    return "; ".join(parts)
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read settings; raise `SettingsError` with a one-line message on any problem."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as error:
+        raise SettingsError(describe_error(error)) from None

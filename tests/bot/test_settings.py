@@ -1,0 +1,76 @@
+"""Settings: read from the environment and .env; a bad setting is named in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.settings import Settings, SettingsError, load_settings
+
+ALL = ("DISCORD_TOKEN", "DATABASE_PATH", "DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL",
+       "DEV_GUILD_ID", "LOG_LEVEL", "STARTING_CHIPS", "DAILY_CHIPS", "DEFAULT_TURN_SECONDS")
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in ALL:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)  # no stray .env
+
+
+def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    s = load_settings()
+    assert s.DATABASE_PATH == Path("tienlen.sqlite3")
+    assert s.DISCORD_API_BASE_URL == "https://discord.com/api/v10"
+    assert s.DISCORD_GATEWAY_URL.startswith("wss://gateway.discord.gg")
+    assert (s.STARTING_CHIPS, s.DAILY_CHIPS, s.DEFAULT_TURN_SECONDS) == (1000, 200, 60)
+    assert s.DEV_GUILD_ID is None
+    assert s.LOG_LEVEL == "INFO"
+
+
+def test_missing_token_is_named() -> None:
+    with pytest.raises(SettingsError, match="DISCORD_TOKEN"):
+        load_settings()
+
+
+def test_malformed_setting_is_named_without_its_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.setenv("STARTING_CHIPS", "lots")
+    with pytest.raises(SettingsError) as info:
+        load_settings()
+    assert "STARTING_CHIPS" in str(info.value)
+    assert "lots" not in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("DISCORD_API_BASE_URL", "ftp://x"), ("DISCORD_GATEWAY_URL", "http://x"),
+     ("DEFAULT_TURN_SECONDS", "1"), ("LOG_LEVEL", "LOUD"), ("DEV_GUILD_ID", "abc")],
+)
+def test_each_bad_value_is_named(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError, match=name):
+        load_settings()
+
+
+def test_dotenv_file_is_read(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-file\nDAILY_CHIPS=5\nDEV_GUILD_ID=\n")
+    s = load_settings()
+    assert s.DISCORD_TOKEN.get_secret_value() == "from-file"
+    assert s.DAILY_CHIPS == 5
+    assert s.DEV_GUILD_ID is None
+
+
+def test_token_is_not_shown_in_repr(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "very-secret-token")
+    assert "very-secret-token" not in repr(Settings())  # type: ignore[call-arg]
+
+
+def test_env_example_lists_every_setting() -> None:
+    text = (Path(__file__).parents[2] / ".env.example").read_text()
+    for name in Settings.model_fields:
+        assert f"\n{name}=" in text, name
