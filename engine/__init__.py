@@ -1,0 +1,76 @@
+"""The Tiến Lên rules engine: pure Python, no Discord, no I/O."""
+
+from engine.cards import Card, Rank, Suit, format_cards, parse_card, parse_cards
+from engine.combos import Combo, ComboKind, can_beat, classify
+from engine.errors import (
+    CannotPassOnLead,
+    CardsNotInHand,
+    GameOver,
+    IllegalPlay,
+    InvalidCards,
+    MustIncludeCard,
+    NotACombination,
+    NotYourTurn,
+    PassedThisTrick,
+    TienLenError,
+    WrongPhase,
+)
+from engine.events import (
+    Chopped,
+    Dealt,
+    Event,
+    Exchanged,
+    InstantWin,
+    InstantWinKind,
+    Passed,
+    Played,
+    Termination,
+    TrickWon,
+    WentOut,
+    event_from_dict,
+)
+from engine.events import GameOver as GameOverEvent
+from engine.game import Game, Outcome, Phase, instant_win_of
+from engine.rules import Rules
+
+__all__ = [
+    "CannotPassOnLead",
+    "Card",
+    "CardsNotInHand",
+    "Chopped",
+    "Combo",
+    "ComboKind",
+    "Dealt",
+    "Event",
+    "Exchanged",
+    "Game",
+    "GameOver",
+    "GameOverEvent",
+    "IllegalPlay",
+    "InstantWin",
+    "InstantWinKind",
+    "InvalidCards",
+    "MustIncludeCard",
+    "NotACombination",
+    "NotYourTurn",
+    "Outcome",
+    "Passed",
+    "PassedThisTrick",
+    "Phase",
+    "Played",
+    "Rank",
+    "Rules",
+    "Suit",
+    "Termination",
+    "TienLenError",
+    "TrickWon",
+    "WentOut",
+    "WrongPhase",
+    "can_beat",
+    "classify",
+    "event_from_dict",
+    "format_cards",
+    "instant_win_of",
+    "parse_card",
+    "parse_cards",
+]

@@ -1,0 +1,267 @@
+"""The game log: one frozen event per thing that happened, JSON-friendly via to_dict/from_dict.
+
+Actions (what players do) are :class:`Played`, :class:`Passed` and returning :class:`Exchanged`
+events; :class:`Dealt` starts every log; the others are consequences the engine derives.
+``Game.replay(events)`` re-applies the actions and checks that the derived events match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+from enum import StrEnum, unique
+from typing import Any, ClassVar
+
+from engine.cards import Card, parse_cards
+from engine.combos import ComboKind
+from engine.rules import Rules
+
+__all__ = [
+    "Chopped",
+    "Dealt",
+    "Event",
+    "Exchanged",
+    "GameOver",
+    "InstantWin",
+    "InstantWinKind",
+    "Passed",
+    "Played",
+    "Termination",
+    "TrickWon",
+    "WentOut",
+    "event_from_dict",
+]
+
+
+@unique
+class InstantWinKind(StrEnum):
+    """Hands that win at once (RULES.md §8), best first."""
+
+    DRAGON = "dragon"
+    THIRTEEN_ONE_COLOUR = "thirteen_one_colour"
+    FOUR_TWOS = "four_twos"
+    PARTIAL_DRAGON = "partial_dragon"
+    SIX_PAIRS = "six_pairs"
+    FIVE_CONSECUTIVE_PAIRS = "five_consecutive_pairs"
+    TWELVE_ONE_COLOUR = "twelve_one_colour"
+
+    @property
+    def multiplier(self) -> int:
+        return _MULTIPLIERS[self]
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self]
+
+
+_MULTIPLIERS = {
+    InstantWinKind.DRAGON: 4,
+    InstantWinKind.THIRTEEN_ONE_COLOUR: 4,
+    InstantWinKind.FOUR_TWOS: 3,
+    InstantWinKind.PARTIAL_DRAGON: 2,
+    InstantWinKind.SIX_PAIRS: 2,
+    InstantWinKind.FIVE_CONSECUTIVE_PAIRS: 2,
+    InstantWinKind.TWELVE_ONE_COLOUR: 2,
+}
+_LABELS = {
+    InstantWinKind.DRAGON: "dragon (3 to 2)",
+    InstantWinKind.THIRTEEN_ONE_COLOUR: "thirteen cards of one colour",
+    InstantWinKind.FOUR_TWOS: "four 2s",
+    InstantWinKind.PARTIAL_DRAGON: "dragon (3 to A)",
+    InstantWinKind.SIX_PAIRS: "six pairs",
+    InstantWinKind.FIVE_CONSECUTIVE_PAIRS: "five consecutive pairs",
+    InstantWinKind.TWELVE_ONE_COLOUR: "twelve cards of one colour",
+}
+
+
+@unique
+class Termination(StrEnum):
+    """How a game ended."""
+
+    EMPTIED_HANDS = "emptied_hands"
+    """``end = "to_last"``: all but one player emptied their hands."""
+    FIRST_OUT = "first_out"
+    """``end = "first_out"``: the first player to empty their hand won."""
+    INSTANT_WIN = "instant_win"
+    """A dealt hand won at once."""
+
+
+def _codes(cards: Iterable[Card]) -> list[str]:
+    return [c.code for c in cards]
+
+
+def _cards(value: Any) -> tuple[Card, ...]:
+    return tuple(parse_cards(value))
+
+
+class _Event:
+    TYPE: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.TYPE}
+        for f in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            out[f.name] = _dump(value)
+        return out
+
+
+def _dump(value: Any) -> Any:
+    if isinstance(value, Rules):
+        return value.model_dump(mode="json")
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, StrEnum):
+        return str(value)
+    if isinstance(value, ComboKind):
+        return value.value
+    if isinstance(value, (tuple, list)):
+        return [_dump(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(_Event):
+    """The deal that starts a game: everything needed to rebuild it."""
+
+    TYPE: ClassVar[str] = "dealt"
+    hands: tuple[tuple[Card, ...], ...]
+    leader: int
+    first_game: bool
+    decks: int
+    players: tuple[str, ...]
+    rules: Rules
+    direction: int = 1
+    """+1: play goes to increasing seat indexes; -1: decreasing."""
+    must_include: Card | None = None
+    """The card the first play must include (the lowest card, first game), if any."""
+    previous_places: tuple[int, ...] | None = None
+    """With card exchange: the previous game's places, which decide who gives to whom."""
+
+
+@dataclass(frozen=True, slots=True)
+class Exchanged(_Event):
+    """Cards passed between games (§10): ``returned`` is False for the automatic gifts to the
+    winner and second, True for the cards they give back (a player action)."""
+
+    TYPE: ClassVar[str] = "exchanged"
+    giver: int
+    receiver: int
+    cards: tuple[Card, ...]
+    returned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Played(_Event):
+    """A combination played. ``chop``: a bomb played on 2s or on another bomb.
+    ``out_of_turn``: a chop made after passing or out of turn (§6)."""
+
+    TYPE: ClassVar[str] = "played"
+    seat: int
+    cards: tuple[Card, ...]
+    kind: ComboKind
+    trick: int
+    out_of_turn: bool = False
+    chop: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(_Event):
+    TYPE: ClassVar[str] = "passed"
+    seat: int
+    trick: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chopped(_Event):
+    """Right after the :class:`Played` of a bomb that chopped 2s, or chopped a bomb that chopped
+    2s in this trick: ``seat`` chopped ``victim``'s ``chopped`` cards with ``bomb``."""
+
+    TYPE: ClassVar[str] = "chopped"
+    seat: int
+    victim: int
+    trick: int
+    chopped: tuple[Card, ...]
+    bomb: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(_Event):
+    """Everybody else passed: ``seat`` made the last play of the trick (it may have gone out)."""
+
+    TYPE: ClassVar[str] = "trick_won"
+    seat: int
+    trick: int
+
+
+@dataclass(frozen=True, slots=True)
+class WentOut(_Event):
+    """``seat`` played its last card and takes finishing ``place`` (1 = first)."""
+
+    TYPE: ClassVar[str] = "went_out"
+    seat: int
+    place: int
+
+
+@dataclass(frozen=True, slots=True)
+class InstantWin(_Event):
+    TYPE: ClassVar[str] = "instant_win"
+    seat: int
+    kind: InstantWinKind
+    multiplier: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(_Event):
+    """The game ended; ``places`` lists every seat, best first."""
+
+    TYPE: ClassVar[str] = "game_over"
+    places: tuple[int, ...]
+    reason: Termination = Termination.EMPTIED_HANDS
+
+
+Event = Dealt | Exchanged | Played | Passed | Chopped | TrickWon | WentOut | InstantWin | GameOver
+
+_TYPES: dict[str, type[_Event]] = {
+    cls.TYPE: cls
+    for cls in (Dealt, Exchanged, Played, Passed, Chopped, TrickWon, WentOut, InstantWin, GameOver)
+}
+
+
+def event_from_dict(data: Mapping[str, Any]) -> Event:
+    """Rebuild an event from :meth:`to_dict` output."""
+    kind = data.get("type")
+    if kind == "dealt":
+        must = data.get("must_include")
+        prev = data.get("previous_places")
+        return Dealt(
+            hands=tuple(_cards(h) for h in data["hands"]),
+            leader=int(data["leader"]),
+            first_game=bool(data["first_game"]),
+            decks=int(data["decks"]),
+            players=tuple(str(p) for p in data["players"]),
+            rules=Rules.model_validate(data["rules"]),
+            direction=int(data.get("direction", 1)),
+            must_include=None if must is None else parse_cards(must)[0],
+            previous_places=None if prev is None else tuple(int(p) for p in prev),
+        )
+    if kind == "exchanged":
+        return Exchanged(int(data["giver"]), int(data["receiver"]), _cards(data["cards"]),
+                         bool(data.get("returned", False)))
+    if kind == "played":
+        return Played(int(data["seat"]), _cards(data["cards"]), ComboKind(data["kind"]),
+                      int(data["trick"]), bool(data.get("out_of_turn", False)),
+                      bool(data.get("chop", False)))
+    if kind == "passed":
+        return Passed(int(data["seat"]), int(data["trick"]))
+    if kind == "chopped":
+        return Chopped(int(data["seat"]), int(data["victim"]), int(data["trick"]),
+                       _cards(data["chopped"]), _cards(data["bomb"]))
+    if kind == "trick_won":
+        return TrickWon(int(data["seat"]), int(data["trick"]))
+    if kind == "went_out":
+        return WentOut(int(data["seat"]), int(data["place"]))
+    if kind == "instant_win":
+        return InstantWin(int(data["seat"]), InstantWinKind(data["kind"]), int(data["multiplier"]))
+    if kind == "game_over":
+        return GameOver(tuple(int(p) for p in data["places"]), Termination(data["reason"]))
+    raise ValueError(f"unknown event type {kind!r}")

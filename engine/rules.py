@@ -1,0 +1,200 @@
+"""The rule set: every option of RULES.md as a validated pydantic model, and the four presets."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal, Self
+
+from pydantic import BaseModel, ConfigDict, field_serializer, field_validator
+
+from engine.cards import Layout, Suit, layout_for
+
+__all__ = ["ChopTable", "Rules"]
+
+ChopTable = Literal["default", "narrow", "online"]
+"""Which bombs beat 2s and other bombs (RULES.md §5 and §11):
+
+* ``default`` (southern): single 2 ← 3 pairs, any quad, 4+ pairs; pair of 2s ← any quad, 4+ pairs;
+  three 2s ← 5+ pairs; 3 pairs ← quad, 4+ pairs; quad ← 4+ pairs; n pairs (n ≥ 4) ← longer double
+  sequences; four 2s ← nothing.
+* ``narrow`` (pagat, vc): single 2 ← quad or exactly 3 pairs; pair of 2s ← exactly 4 pairs;
+  three 2s ← exactly 5 pairs; a bomb is beaten only by a higher bomb of its own type.
+* ``online`` (seed 004): single 2 ← 3 pairs, quad, 4 pairs; pair of 2s ← 4 pairs; 3 pairs ← quad,
+  4 pairs; quad ← 4 pairs (exactly four pairs in each case).
+
+In every table a higher combination of the same type and length beats as usual, bombs never beat
+anything that is neither a 2 nor a bomb, and four 2s can never be beaten.
+"""
+
+_SUIT_TEXT: dict[str, Suit] = {}
+for _s in Suit:
+    _SUIT_TEXT[_s.letter] = _s
+    _SUIT_TEXT[_s.letter.lower()] = _s
+    _SUIT_TEXT[_s.symbol] = _s
+    _SUIT_TEXT[_s.name.lower()] = _s
+
+
+class Rules(BaseModel):
+    """Every rule option of RULES.md. ``Rules()`` is the ``southern`` preset.
+
+    The model is frozen; ``rules.model_copy(update={...})`` returns a validated copy (a bad value
+    raises pydantic's ``ValidationError``).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    suit_order: tuple[Suit, Suit, Suit, Suit] = (
+        Suit.SPADES,
+        Suit.CLUBS,
+        Suit.DIAMONDS,
+        Suit.HEARTS,
+    )
+    """Suits from low to high. Accepts a string such as ``"SCDH"`` or ``"♥♦♣♠"``."""
+    first_lead: Literal["lowest_card", "any"] = "lowest_card"
+    winner_leads_next: bool = True
+    reverse_order_each_game: bool = False
+    double_seq3_may_lead: bool = True
+    pass_locks_out: bool = True
+    chop_after_pass: bool = True
+    bombs_need_chop_context: bool = False
+    chop_table: ChopTable = "default"
+    end: Literal["to_last", "first_out"] = "to_last"
+    instant_wins: bool = True
+    scoring: Literal["places", "loser_pays", "cards_left", "pot"] = "places"
+    chop_bonus: bool = False
+    deuce_penalty: bool = False
+    card_exchange: bool = False
+    three_player_17: bool = False
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "southern": {},
+        "pagat": {
+            "chop_table": "narrow",
+            "chop_after_pass": False,
+            "end": "first_out",
+            "scoring": "cards_left",
+            "instant_wins": False,
+        },
+        "vc": {
+            "chop_table": "narrow",
+            "chop_after_pass": False,
+            "scoring": "loser_pays",
+            "instant_wins": False,
+        },
+        "online": {
+            "suit_order": (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES),
+            "first_lead": "any",
+            "chop_table": "online",
+            "chop_after_pass": True,
+            "double_seq3_may_lead": False,
+            "end": "first_out",
+            "scoring": "pot",
+            "chop_bonus": True,
+            "deuce_penalty": True,
+            "instant_wins": True,
+            "reverse_order_each_game": True,
+        },
+    }
+
+    @field_validator("suit_order", mode="before")
+    @classmethod
+    def _parse_suit_order(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            parts = text.replace(",", " ").split() if (" " in text or "," in text) else list(text)
+            try:
+                return tuple(_SUIT_TEXT[p] for p in parts)
+            except KeyError:
+                raise ValueError(f"{value!r} is not a suit order such as 'SCDH'") from None
+        if isinstance(value, (list, tuple)):
+            return tuple(_SUIT_TEXT.get(v, v) if isinstance(v, str) else v for v in value)
+        return value
+
+    @field_validator("suit_order")
+    @classmethod
+    def _check_suit_order(cls, value: tuple[Suit, Suit, Suit, Suit]) -> tuple[Suit, ...]:
+        if len(set(value)) != 4:
+            raise ValueError("the suit order must list each of the four suits once")
+        return value
+
+    @field_serializer("suit_order", when_used="json")
+    def _dump_suit_order(self, value: tuple[Suit, ...]) -> str:
+        return "".join(s.letter for s in value)
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The named preset: ``southern`` (the default), ``pagat``, ``vc`` or ``online``."""
+        key = name.strip().lower()
+        if key not in cls.PRESETS:
+            raise ValueError(
+                f"unknown preset {name!r}; choose one of {', '.join(cls.PRESETS)}"
+            )
+        return cls(**cls.PRESETS[key])
+
+    @classmethod
+    def preset_names(cls) -> list[str]:
+        return list(cls.PRESETS)
+
+    def preset_name(self) -> str | None:
+        """The name of the preset these rules equal, or ``None`` for a custom rule set."""
+        for name in self.PRESETS:
+            if self == Rules.preset(name):
+                return name
+        return None
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy with some options changed; unlike pydantic's default, the result is validated."""
+        data = self.model_dump()
+        if update:
+            data.update(update)
+        return self.model_validate(data)
+
+    @property
+    def layout(self) -> Layout:
+        """Card indexes and masks under :attr:`suit_order` (shared, cached)."""
+        return layout_for(tuple(self.suit_order))
+
+    def describe(self) -> list[tuple[str, str]]:
+        """(option label, human-readable value) pairs, in a stable order, for a rules embed."""
+        on = {True: "on", False: "off"}
+        chop = {
+            "default": "southern: 3 pairs or quad chop a 2, 4+ pairs chop a pair of 2s",
+            "narrow": "narrow: bombs only chop 2s, and only higher bombs of one type",
+            "online": "online: 3 pairs/quad/4 pairs chop a 2, 4 pairs chop a pair of 2s",
+        }
+        return [
+            ("Suit order (low → high)", " < ".join(s.symbol for s in self.suit_order)),
+            (
+                "First game lead",
+                f"lowest card ({self.suit_order[0].symbol.join(['3', ''])}), must include it"
+                if self.first_lead == "lowest_card"
+                else "random player, any combination",
+            ),
+            ("Winner leads next game", on[self.winner_leads_next]),
+            ("Reverse play order each game", on[self.reverse_order_each_game]),
+            ("Three consecutive pairs may lead", on[self.double_seq3_may_lead]),
+            ("Passing locks you out of the trick", on[self.pass_locks_out]),
+            ("Chop with 4+ pairs after passing", on[self.chop_after_pass]),
+            ("Bomb on bomb needs a chopped 2", on[self.bombs_need_chop_context]),
+            ("Chop table", chop[self.chop_table]),
+            (
+                "Game ends",
+                "when one player is left"
+                if self.end == "to_last"
+                else "when the first player goes out",
+            ),
+            ("Instant wins", on[self.instant_wins]),
+            (
+                "Scoring",
+                {
+                    "places": "by places",
+                    "loser_pays": "loser pays everyone",
+                    "cards_left": "one unit per card left",
+                    "pot": "winner takes the pot",
+                }[self.scoring],
+            ),
+            ("Chop bonus", on[self.chop_bonus]),
+            ("Penalty for 2s and bombs left", on[self.deuce_penalty]),
+            ("Card exchange between games", on[self.card_exchange]),
+            ("17 cards each with 3 players", on[self.three_player_17]),
+        ]
