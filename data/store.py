@@ -1,0 +1,1045 @@
+"""The bot's SQLite store: chips, the ledger, tables, games, results, stats, settings.
+
+One aiosqlite connection per process, in WAL mode with ``synchronous=FULL``: every commit is
+fsynced before it returns, so a settlement that was reported is never lost, even to a power cut
+(``NORMAL`` in WAL mode may drop the last commits on power loss; the bench shows FULL is fast
+enough). Every operation runs under one ``asyncio.Lock``: coroutines share the connection, and
+without the lock one coroutine could read another's uncommitted transaction. Writes run inside
+``BEGIN IMMEDIATE … COMMIT`` and roll back on any exception, so nothing half-written remains.
+
+Money moves in single conditional statements (``UPDATE players SET chips = chips + ? WHERE …
+AND chips + ? >= 0``), each with its ledger row in the same transaction; ``players.chips`` always
+equals the sum of the player's ``chip_ledger`` rows (a new player's starting chips are a
+``grant`` row). A game settles once: ``status`` moves from ``playing`` to ``finished`` in the
+settling transaction, and a second call returns what the first booked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import re
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from importlib import resources
+from pathlib import Path
+from typing import Any, cast
+
+import aiosqlite
+
+from data.errors import (
+    AlreadyClaimed,
+    InsufficientChips,
+    InvalidInput,
+    MigrationError,
+    StaleVersion,
+    TableExists,
+    UnknownGame,
+    UnknownTable,
+    WrongStatus,
+)
+from data.models import (
+    DailyClaim,
+    GameRecord,
+    GameStatus,
+    GuildSettings,
+    LeaderboardEntry,
+    LeaderboardKey,
+    LeaderboardPage,
+    PlayerStats,
+    ResultRow,
+    Seat,
+    SeatLike,
+    SeatResult,
+    Settled,
+    TableRecord,
+    TableStatus,
+    TransferLike,
+)
+
+DAILY_INTERVAL = timedelta(hours=24)
+PAGE_SIZE = 10
+WINRATE_MIN_GAMES = 10
+LEADERBOARD_KEYS: tuple[LeaderboardKey, ...] = ("chips", "wins", "winrate")
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+Clock = Callable[[], datetime]
+#: seat -> chips held, None for a computer player (who holds no chips)
+Balances = dict[int, int | None]
+TransfersArg = Sequence[TransferLike] | Callable[[Balances], Sequence[TransferLike]]
+
+_TABLE_FIELDS = frozenset(
+    {
+        "host_id",
+        "rules_json",
+        "stake",
+        "turn_seconds",
+        "seats",
+        "board_message_id",
+        "board_posted_at",
+        "current_game_id",
+        "state_json",
+    }
+)
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _iso(moment: datetime) -> str:
+    """Fixed-width UTC text, so that string order is time order."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _parse_time(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def _require_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def _check_int(name: str, value: object, *, minimum: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidInput(f"{name} must be a whole number, not {value!r}.")
+    if minimum is not None and value < minimum:
+        raise InvalidInput(f"{name} must be at least {minimum}, not {value}.")
+    return value
+
+
+def _check_json(name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be JSON text, not {type(value).__name__}.")
+    try:
+        json.loads(value)
+    except ValueError as exc:
+        raise InvalidInput(f"{name} is not valid JSON: {exc}.") from exc
+    return value
+
+
+def _seats_json(seats: Iterable[SeatLike]) -> tuple[tuple[Seat, ...], str]:
+    coerced = tuple(Seat.coerce(s) for s in seats)
+    return coerced, json.dumps([s.to_json() for s in coerced])
+
+
+def _seats_from_json(text: str) -> tuple[Seat, ...]:
+    return tuple(Seat.coerce(s) for s in json.loads(text))
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """The packaged migrations as (version, file name, SQL), numbered 1, 2, 3 … without gaps."""
+    found: list[tuple[int, str, str]] = []
+    for entry in resources.files("data").joinpath("migrations").iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text("utf-8")))
+    found.sort()
+    for expected, (version, name, _) in enumerate(found, start=1):
+        if version != expected:
+            raise MigrationError(
+                f"Migration {name} is out of sequence: expected number {expected}."
+            )
+    return found
+
+
+class Store:
+    """Async access to the database. Create with ``await Store.open(path)``."""
+
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        *,
+        starting_chips: int,
+        daily_chips: int,
+        clock: Clock,
+    ) -> None:
+        self._db = db
+        self._lock = asyncio.Lock()
+        self.starting_chips = starting_chips
+        self.daily_chips = daily_chips
+        self._clock = clock
+        #: test hook called at named points inside write transactions (crash-safety tests)
+        self.fault_hook: Callable[[str], None] | None = None
+
+    # ------------------------------------------------------------------ life cycle
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        starting_chips: int = 1000,
+        daily_chips: int = 200,
+        clock: Clock = _utcnow,
+        migrate_to: int | None = None,
+        busy_timeout_ms: int = 10_000,
+    ) -> Store:
+        """Open (creating if needed) the database at `path` and bring its schema up to date.
+
+        `migrate_to` stops at an older schema version; only tests use it.
+        """
+        _check_int("starting_chips", starting_chips, minimum=0)
+        _check_int("daily_chips", daily_chips, minimum=0)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = FULL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await _migrate(db, migrate_to)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, starting_chips=starting_chips, daily_chips=daily_chips, clock=clock)
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def schema_version(self) -> int:
+        async with self._read() as db:
+            return await _user_version(db)
+
+    # ------------------------------------------------------------------ transactions
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            yield self._db
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                if self._db.in_transaction:
+                    await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    def _fault(self, point: str) -> None:
+        if self.fault_hook is not None:
+            self.fault_hook(point)
+
+    def _now(self, now: datetime | None) -> str:
+        return _iso(now if now is not None else self._clock())
+
+    # ------------------------------------------------------------------ players and chips
+
+    async def _ensure_player(
+        self, db: aiosqlite.Connection, guild_id: int, user_id: int, now: str
+    ) -> int:
+        _check_int("guild_id", guild_id)
+        _check_int("user_id", user_id)
+        cur = await db.execute(
+            "INSERT INTO players (guild_id, user_id, chips, created_at) VALUES (?, ?, 0, ?) "
+            "ON CONFLICT DO NOTHING",
+            (guild_id, user_id, now),
+        )
+        if cur.rowcount == 1 and self.starting_chips > 0:
+            await self._move(db, guild_id, user_id, self.starting_chips, "grant", None, None, now)
+        row = await _one(
+            db, "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        return int(row[0])
+
+    async def _move(
+        self,
+        db: aiosqlite.Connection,
+        guild_id: int,
+        user_id: int,
+        delta: int,
+        reason: str,
+        game_id: int | None,
+        counterparty: int | None,
+        now: str,
+    ) -> None:
+        """Add `delta` chips to a balance (never below zero) and write its ledger row."""
+        if delta == 0:
+            return
+        cur = await db.execute(
+            "UPDATE players SET chips = chips + ? WHERE guild_id = ? AND user_id = ? "
+            "AND chips + ? >= 0",
+            (delta, guild_id, user_id, delta),
+        )
+        if cur.rowcount != 1:
+            row = await _maybe_one(
+                db,
+                "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            )
+            raise InsufficientChips(user_id, int(row[0]) if row else 0, -delta)
+        await db.execute(
+            "INSERT INTO chip_ledger (guild_id, user_id, delta, reason, game_id, counterparty, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (guild_id, user_id, delta, reason, game_id, counterparty, now),
+        )
+
+    async def ensure_player(
+        self, guild_id: int, user_id: int, *, now: datetime | None = None
+    ) -> int:
+        """Create the player with the starting chips if new; return their chips."""
+        async with self._write() as db:
+            return await self._ensure_player(db, guild_id, user_id, self._now(now))
+
+    async def get_chips(self, guild_id: int, user_id: int) -> int | None:
+        """The player's chips, or None for someone who never played here (nothing is written)."""
+        async with self._read() as db:
+            row = await _maybe_one(
+                db,
+                "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            )
+        return None if row is None else int(row[0])
+
+    async def claim_daily(
+        self, guild_id: int, user_id: int, *, now: datetime | None = None
+    ) -> DailyClaim:
+        """Grant the daily chips, at most once per 24 hours; AlreadyClaimed says when it is due."""
+        moment = now if now is not None else self._clock()
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        stamp = _iso(moment)
+        cutoff = _iso(moment - DAILY_INTERVAL)
+        async with self._write() as db:
+            await self._ensure_player(db, guild_id, user_id, stamp)
+            cur = await db.execute(
+                "UPDATE players SET last_daily_at = ? WHERE guild_id = ? AND user_id = ? "
+                "AND (last_daily_at IS NULL OR last_daily_at <= ?)",
+                (stamp, guild_id, user_id, cutoff),
+            )
+            if cur.rowcount != 1:
+                row = await _one(
+                    db,
+                    "SELECT last_daily_at FROM players WHERE guild_id = ? AND user_id = ?",
+                    (guild_id, user_id),
+                )
+                raise AlreadyClaimed(_require_time(row[0]) + DAILY_INTERVAL)
+            await self._move(db, guild_id, user_id, self.daily_chips, "daily", None, None, stamp)
+            chips = await _one(
+                db,
+                "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            )
+        return DailyClaim(
+            granted=self.daily_chips, chips=int(chips[0]), next_at=moment + DAILY_INTERVAL
+        )
+
+    async def adjust_chips(
+        self, guild_id: int, user_id: int, delta: int, reason: str, *, now: datetime | None = None
+    ) -> int:
+        """An admin grant (positive) or removal (negative, never below zero); returns the chips."""
+        _check_int("delta", delta)
+        if not reason or not isinstance(reason, str):
+            raise InvalidInput("A chip adjustment needs a reason.")
+        stamp = self._now(now)
+        async with self._write() as db:
+            await self._ensure_player(db, guild_id, user_id, stamp)
+            await self._move(db, guild_id, user_id, delta, reason, None, None, stamp)
+            row = await _one(
+                db,
+                "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            )
+        return int(row[0])
+
+    # ------------------------------------------------------------------ tables
+
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        rules_json: str,
+        stake: int,
+        turn_seconds: int,
+        seats: Sequence[SeatLike],
+        *,
+        now: datetime | None = None,
+    ) -> int:
+        """Open a table in a channel; TableExists (with its id) if the channel has one open."""
+        _check_int("guild_id", guild_id)
+        _check_int("channel_id", channel_id)
+        _check_int("host_id", host_id)
+        _check_json("rules_json", rules_json)
+        _check_int("stake", stake, minimum=0)
+        _check_int("turn_seconds", turn_seconds, minimum=1)
+        _, seats_text = _seats_json(seats)
+        stamp = self._now(now)
+        async with self._write() as db:
+            existing = await _maybe_one(
+                db, "SELECT id FROM tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
+            )
+            if existing is not None:
+                raise TableExists(channel_id, int(existing[0]))
+            cur = await db.execute(
+                "INSERT INTO tables (guild_id, channel_id, host_id, rules_json, stake, "
+                "turn_seconds, seats_json, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    rules_json,
+                    stake,
+                    turn_seconds,
+                    seats_text,
+                    stamp,
+                    stamp,
+                ),
+            )
+            assert cur.lastrowid is not None
+            return cur.lastrowid
+
+    async def get_table(self, table_id: int) -> TableRecord:
+        async with self._read() as db:
+            row = await _maybe_one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
+        if row is None:
+            raise UnknownTable(table_id)
+        return _table(row)
+
+    async def get_open_table_for_channel(self, channel_id: int) -> TableRecord | None:
+        async with self._read() as db:
+            row = await _maybe_one(
+                db, "SELECT * FROM tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
+            )
+        return None if row is None else _table(row)
+
+    async def list_open_tables(self) -> list[TableRecord]:
+        async with self._read() as db:
+            rows = await _all(db, "SELECT * FROM tables WHERE status = 'open' ORDER BY id", ())
+        return [_table(r) for r in rows]
+
+    async def update_table(
+        self,
+        table_id: int,
+        expected_version: int,
+        *,
+        now: datetime | None = None,
+        **fields: Any,
+    ) -> int:
+        """Change fields of an open table if it is still at `expected_version`; returns the new one.
+
+        Fields: host_id, rules_json, stake, turn_seconds, seats, board_message_id,
+        board_posted_at (datetime), current_game_id, state_json. A stale version raises
+        StaleVersion and writes nothing.
+        """
+        unknown = set(fields) - _TABLE_FIELDS
+        if unknown:
+            raise InvalidInput(f"A table has no field named {', '.join(sorted(unknown))}.")
+        columns: list[str] = []
+        values: list[Any] = []
+        for name, value in fields.items():
+            if name == "seats":
+                columns.append("seats_json")
+                values.append(_seats_json(value)[1])
+                continue
+            if name == "rules_json":
+                _check_json(name, value)
+            elif name == "stake":
+                _check_int(name, value, minimum=0)
+            elif name == "turn_seconds":
+                _check_int(name, value, minimum=1)
+            elif name in ("host_id",) or (
+                name in ("board_message_id", "current_game_id") and value is not None
+            ):
+                _check_int(name, value)
+            elif name == "board_posted_at" and value is not None:
+                if not isinstance(value, datetime):
+                    raise InvalidInput("board_posted_at must be a datetime.")
+                value = _iso(value)
+            elif name == "state_json" and value is not None and not isinstance(value, str):
+                raise InvalidInput("state_json must be text.")
+            columns.append(name)
+            values.append(value)
+        stamp = self._now(now)
+        assignments = "".join(f"{c} = ?, " for c in columns)
+        async with self._write() as db:
+            cur = await db.execute(
+                f"UPDATE tables SET {assignments}version = version + 1, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'open'",
+                (*values, stamp, table_id, expected_version),
+            )
+            if cur.rowcount != 1:
+                row = await _maybe_one(
+                    db, "SELECT version, status FROM tables WHERE id = ?", (table_id,)
+                )
+                if row is None:
+                    raise UnknownTable(table_id)
+                if row[1] != "open":
+                    raise WrongStatus(f"Table {table_id} is closed.")
+                raise StaleVersion("Table", table_id, expected_version, int(row[0]))
+            return expected_version + 1
+
+    async def close_table(
+        self, table_id: int, *, cancel_game: bool = True, now: datetime | None = None
+    ) -> TableRecord:
+        """Close a table (idempotent). Its unfinished current game is cancelled: no chips move."""
+        stamp = self._now(now)
+        async with self._write() as db:
+            row = await _maybe_one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
+            if row is None:
+                raise UnknownTable(table_id)
+            if row["status"] == "open":
+                await db.execute(
+                    "UPDATE tables SET status = 'closed', version = version + 1, updated_at = ? "
+                    "WHERE id = ?",
+                    (stamp, table_id),
+                )
+                if cancel_game:
+                    await db.execute(
+                        "UPDATE games SET status = 'cancelled', updated_at = ?, finished_at = ? "
+                        "WHERE table_id = ? AND status IN ('lobby', 'playing')",
+                        (stamp, stamp, table_id),
+                    )
+            row = await _one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
+        return _table(row)
+
+    # ------------------------------------------------------------------ games
+
+    async def start_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        rules_json: str,
+        stake: int,
+        seats: Sequence[SeatLike],
+        state_json: str | None,
+        *,
+        table_id: int | None = None,
+        now: datetime | None = None,
+    ) -> GameRecord:
+        """Record a game in play (version 1) after checking every person holds at least `stake`.
+
+        New players are created with their starting chips first.
+        """
+        _check_int("guild_id", guild_id)
+        _check_int("channel_id", channel_id)
+        _check_int("host_id", host_id)
+        _check_json("rules_json", rules_json)
+        _check_int("stake", stake, minimum=0)
+        if state_json is not None and not isinstance(state_json, str):
+            raise InvalidInput("state_json must be text.")
+        coerced, seats_text = _seats_json(seats)
+        if len(coerced) < 2:
+            raise InvalidInput("A game needs at least two seats.")
+        if any(s.is_empty for s in coerced):
+            raise InvalidInput("Every seat of a game must hold a person or a computer player.")
+        humans = [s.user_id for s in coerced if s.user_id is not None]
+        if len(set(humans)) != len(humans):
+            raise InvalidInput("A person cannot take two seats in one game.")
+        stamp = self._now(now)
+        async with self._write() as db:
+            if table_id is not None:
+                table = await _maybe_one(db, "SELECT status FROM tables WHERE id = ?", (table_id,))
+                if table is None:
+                    raise UnknownTable(table_id)
+                if table[0] != "open":
+                    raise WrongStatus(f"Table {table_id} is closed.")
+            for user_id in humans:
+                chips = await self._ensure_player(db, guild_id, user_id, stamp)
+                if chips < stake:
+                    raise InsufficientChips(user_id, chips, stake)
+            cur = await db.execute(
+                "INSERT INTO games (guild_id, channel_id, table_id, host_id, rules_json, stake, "
+                "status, seats_json, state_json, version, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 1, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    table_id,
+                    host_id,
+                    rules_json,
+                    stake,
+                    seats_text,
+                    state_json,
+                    stamp,
+                    stamp,
+                ),
+            )
+            assert cur.lastrowid is not None
+            row = await _one(db, "SELECT * FROM games WHERE id = ?", (cur.lastrowid,))
+        return _game(row)
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        async with self._read() as db:
+            row = await _maybe_one(db, "SELECT * FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise UnknownGame(game_id)
+        return _game(row)
+
+    async def save_game(
+        self, game_id: int, state_json: str, expected_version: int, *, now: datetime | None = None
+    ) -> int:
+        """Save a game's state if it is still at `expected_version`; returns the new version."""
+        if not isinstance(state_json, str):
+            raise InvalidInput("state_json must be text.")
+        stamp = self._now(now)
+        # One statement, so no explicit transaction: it commits (durably) on its own.
+        async with self._read() as db:
+            cur = await db.execute(
+                "UPDATE games SET state_json = ?, version = version + 1, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'playing'",
+                (state_json, stamp, game_id, expected_version),
+            )
+            if cur.rowcount != 1:
+                row = await _maybe_one(
+                    db, "SELECT version, status FROM games WHERE id = ?", (game_id,)
+                )
+                if row is None:
+                    raise UnknownGame(game_id)
+                if row[1] != "playing":
+                    raise WrongStatus(
+                        f"Game {game_id} is {row[1]}; its state can no longer change."
+                    )
+                raise StaleVersion("Game", game_id, expected_version, int(row[0]))
+        return expected_version + 1
+
+    async def load_unfinished_games(self) -> list[GameRecord]:
+        """Every game still in play (for restart), oldest first."""
+        async with self._read() as db:
+            rows = await _all(
+                db, "SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id", ()
+            )
+        return [_game(r) for r in rows]
+
+    async def cancel_game(self, game_id: int, *, now: datetime | None = None) -> GameRecord:
+        """End an unfinished game without moving chips (idempotent for cancelled games)."""
+        stamp = self._now(now)
+        async with self._write() as db:
+            row = await _maybe_one(db, "SELECT status FROM games WHERE id = ?", (game_id,))
+            if row is None:
+                raise UnknownGame(game_id)
+            if row[0] == "finished":
+                raise WrongStatus(f"Game {game_id} is already settled; it cannot be cancelled.")
+            if row[0] != "cancelled":
+                await db.execute(
+                    "UPDATE games SET status = 'cancelled', updated_at = ?, finished_at = ? "
+                    "WHERE id = ?",
+                    (stamp, stamp, game_id),
+                )
+            row = await _one(db, "SELECT * FROM games WHERE id = ?", (game_id,))
+        return _game(row)
+
+    async def settle_game(
+        self,
+        game_id: int,
+        transfers: TransfersArg,
+        results: Sequence[SeatResult],
+        *,
+        now: datetime | None = None,
+    ) -> Settled:
+        """Book a finished game in one transaction: ledger rows, balances, results, stats.
+
+        `transfers` are seat-to-seat chip movements (anything with payer, payee, paid, reason,
+        such as `engine.Transfer`), or a function that computes them from the seats' balances
+        read inside this transaction (seat -> chips, None for a computer player), which is
+        how a caller avoids settling against stale balances. Computer seats hold no chips:
+        a transfer that moves chips to or from one is refused. `results` gives every seat's
+        place (1 = winner) and bombs played.
+
+        Exactly once per game: a second call (even a concurrent one) books nothing and
+        returns what the first booked, with `first_call` False.
+        """
+        stamp = self._now(now)
+        async with self._write() as db:
+            grow = await _maybe_one(db, "SELECT * FROM games WHERE id = ?", (game_id,))
+            if grow is None:
+                raise UnknownGame(game_id)
+            game = _game(grow)
+            if game.status == "finished":
+                return Settled(game_id, await _result_rows(db, game_id), first_call=False)
+            if game.status != "playing":
+                raise WrongStatus(f"Game {game_id} is {game.status}; only a game in play settles.")
+            seats = game.seats
+            checked_results = _check_results(results, len(seats))
+            users = [s.user_id for s in seats if s.user_id is not None]
+            if callable(transfers):
+                held = await _balances(db, game.guild_id, users)
+                balances: Balances = {
+                    i: None if s.user_id is None else held.get(s.user_id, 0)
+                    for i, s in enumerate(seats)
+                }
+                transfers = transfers(balances)
+            net = _check_transfers(transfers, seats)
+            moves = [(seats[i].user_id, delta) for i, delta in net.items() if delta]
+            if moves:
+                # Every balance in one conditional statement: a row that would go below zero
+                # is not updated, the count falls short, and the transaction rolls back.
+                values = ", ".join("(?, ?)" for _ in moves)
+                cur = await db.execute(
+                    "UPDATE players SET chips = players.chips + d.column2 "
+                    f"FROM (VALUES {values}) AS d WHERE players.guild_id = ? "
+                    "AND players.user_id = d.column1 AND players.chips + d.column2 >= 0",
+                    (*(v for move in moves for v in move), game.guild_id),
+                )
+                if cur.rowcount != len(moves):
+                    held = await _balances(db, game.guild_id, users)
+                    for user_id, delta in moves:
+                        assert user_id is not None
+                        if held.get(user_id, 0) + delta < 0:
+                            raise InsufficientChips(user_id, held.get(user_id, 0), -delta)
+                    raise WrongStatus(f"Game {game_id}: a seated player has no chip account.")
+            self._fault("settle:after_balances")
+            ledger: list[tuple[Any, ...]] = []
+            for t in transfers:
+                if t.paid == 0:
+                    continue
+                payer, payee = seats[t.payer].user_id, seats[t.payee].user_id
+                ledger.append((game.guild_id, payer, -t.paid, t.reason, game_id, payee, stamp))
+                ledger.append((game.guild_id, payee, t.paid, t.reason, game_id, payer, stamp))
+            await db.executemany(
+                "INSERT INTO chip_ledger (guild_id, user_id, delta, reason, game_id, "
+                "counterparty, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                ledger,
+            )
+            self._fault("settle:after_ledger")
+            rows = tuple(
+                sorted(
+                    (
+                        ResultRow(r.seat, seats[r.seat].user_id, r.place, net[r.seat])
+                        for r in checked_results
+                    ),
+                    key=lambda row: row.seat,
+                )
+            )
+            await db.executemany(
+                "INSERT INTO results (game_id, seat, user_id, place, chip_change) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(game_id, r.seat, r.user_id, r.place, r.chip_change) for r in rows],
+            )
+            bombs = {r.seat: r.bombs_played for r in checked_results}
+            human_rows = [r for r in rows if r.user_id is not None]
+            await db.executemany(
+                "INSERT INTO player_stats (guild_id, user_id, games, wins, chips_won, "
+                "chips_lost, bombs_played) VALUES (?, ?, 1, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET games = games + 1, "
+                "wins = wins + excluded.wins, chips_won = chips_won + excluded.chips_won, "
+                "chips_lost = chips_lost + excluded.chips_lost, "
+                "bombs_played = bombs_played + excluded.bombs_played",
+                [
+                    (
+                        game.guild_id,
+                        r.user_id,
+                        int(r.place == 1),
+                        max(r.chip_change, 0),
+                        max(-r.chip_change, 0),
+                        bombs[r.seat],
+                    )
+                    for r in human_rows
+                ],
+            )
+            await db.executemany(
+                "INSERT INTO player_places (guild_id, user_id, place, count) "
+                "VALUES (?, ?, ?, 1) "
+                "ON CONFLICT (guild_id, user_id, place) DO UPDATE SET count = count + 1",
+                [(game.guild_id, r.user_id, r.place) for r in human_rows],
+            )
+            self._fault("settle:after_results")
+            cur = await db.execute(
+                "UPDATE games SET status = 'finished', updated_at = ?, finished_at = ? "
+                "WHERE id = ? AND status = 'playing'",
+                (stamp, stamp, game_id),
+            )
+            if cur.rowcount != 1:  # pragma: no cover - the lock makes this unreachable
+                raise WrongStatus(f"Game {game_id} was settled meanwhile.")
+            self._fault("settle:before_commit")
+        return Settled(game_id, rows, first_call=True)
+
+    # ------------------------------------------------------------------ stats and leaderboards
+
+    async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        """A player's record here (zeros for someone who never played)."""
+        async with self._read() as db:
+            chips = await _maybe_one(
+                db,
+                "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            )
+            row = await _maybe_one(
+                db,
+                "SELECT games, wins, chips_won, chips_lost, bombs_played FROM player_stats "
+                "WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            )
+            places = await _all(
+                db,
+                "SELECT place, count FROM player_places WHERE guild_id = ? AND user_id = ? "
+                "ORDER BY place",
+                (guild_id, user_id),
+            )
+        games, wins, won, lost, bombs = (int(v) for v in row) if row else (0, 0, 0, 0, 0)
+        return PlayerStats(
+            guild_id=guild_id,
+            user_id=user_id,
+            chips=int(chips[0]) if chips else 0,
+            games=games,
+            wins=wins,
+            places={int(p): int(c) for p, c in places},
+            chips_won=won,
+            chips_lost=lost,
+            bombs_played=bombs,
+        )
+
+    async def leaderboard(self, guild_id: int, by: str = "chips", page: int = 1) -> LeaderboardPage:
+        """Players of a guild by chips, wins or win rate (only players with 10+ games), 10 a page.
+
+        Ties keep a stable order: by user id.
+        """
+        if by not in LEADERBOARD_KEYS:
+            raise InvalidInput(
+                f"Unknown leaderboard {by!r}: choose one of {', '.join(LEADERBOARD_KEYS)}."
+            )
+        _check_int("page", page, minimum=1)
+        base = (
+            "FROM players p LEFT JOIN player_stats s "
+            "ON s.guild_id = p.guild_id AND s.user_id = p.user_id WHERE p.guild_id = ?"
+        )
+        if by == "chips":
+            where, order = "", "p.chips DESC, p.user_id ASC"
+        elif by == "wins":
+            where, order = " AND s.games > 0", "s.wins DESC, p.user_id ASC"
+        else:
+            where = f" AND s.games >= {WINRATE_MIN_GAMES}"
+            order = "CAST(s.wins AS REAL) / s.games DESC, s.wins DESC, p.user_id ASC"
+        offset = (page - 1) * PAGE_SIZE
+        async with self._read() as db:
+            total = int((await _one(db, f"SELECT COUNT(*) {base}{where}", (guild_id,)))[0])
+            rows = await _all(
+                db,
+                "SELECT p.user_id, p.chips, COALESCE(s.games, 0), COALESCE(s.wins, 0) "
+                f"{base}{where} ORDER BY {order} LIMIT ? OFFSET ?",
+                (guild_id, PAGE_SIZE, offset),
+            )
+        entries = tuple(
+            LeaderboardEntry(
+                rank=offset + i + 1,
+                user_id=int(r[0]),
+                chips=int(r[1]),
+                games=int(r[2]),
+                wins=int(r[3]),
+            )
+            for i, r in enumerate(rows)
+        )
+        pages = max(1, math.ceil(total / PAGE_SIZE))
+        return LeaderboardPage(by=by, page=page, pages=pages, total=total, entries=entries)
+
+    # ------------------------------------------------------------------ guild settings
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self._read() as db:
+            row = await _maybe_one(
+                db,
+                "SELECT preset, stake, turn_seconds FROM guild_settings WHERE guild_id = ?",
+                (guild_id,),
+            )
+        if row is None:
+            return GuildSettings(guild_id)
+        return GuildSettings(guild_id, row[0], row[1], row[2])
+
+    async def set_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        preset: str | None = None,
+        stake: int | None = None,
+        turn_seconds: int | None = None,
+    ) -> GuildSettings:
+        """Change the given defaults (None leaves a field as it is)."""
+        _check_int("guild_id", guild_id)
+        if stake is not None:
+            _check_int("stake", stake, minimum=0)
+        if turn_seconds is not None:
+            _check_int("turn_seconds", turn_seconds, minimum=1)
+        if preset is not None and (not isinstance(preset, str) or not preset):
+            raise InvalidInput("preset must be a preset's name.")
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, preset, stake, turn_seconds) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "preset = COALESCE(excluded.preset, preset), "
+                "stake = COALESCE(excluded.stake, stake), "
+                "turn_seconds = COALESCE(excluded.turn_seconds, turn_seconds)",
+                (guild_id, preset, stake, turn_seconds),
+            )
+            row = await _one(
+                db,
+                "SELECT preset, stake, turn_seconds FROM guild_settings WHERE guild_id = ?",
+                (guild_id,),
+            )
+        return GuildSettings(guild_id, row[0], row[1], row[2])
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+async def _user_version(db: aiosqlite.Connection) -> int:
+    return int((await _one(db, "PRAGMA user_version", ()))[0])
+
+
+async def _migrate(db: aiosqlite.Connection, target: int | None) -> None:
+    available = migrations()
+    latest = len(available)
+    target = latest if target is None else target
+    if not 0 <= target <= latest:
+        raise MigrationError(f"There is no schema version {target} (latest is {latest}).")
+    current = await _user_version(db)
+    if current > latest:
+        raise MigrationError(
+            f"The database is at schema version {current}, newer than this program's {latest}."
+        )
+    for version, name, sql in available:
+        if version <= current or version > target:
+            continue
+        try:
+            await db.executescript(
+                f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {version};\nCOMMIT;"
+            )
+        except Exception as exc:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+            raise MigrationError(f"Migration {name} failed: {exc}") from exc
+
+
+def _check_results(results: Sequence[SeatResult], seat_count: int) -> list[SeatResult]:
+    seen: set[int] = set()
+    places: set[int] = set()
+    checked = list(results)
+    for r in checked:
+        _check_int("seat", r.seat, minimum=0)
+        _check_int("place", r.place, minimum=1)
+        _check_int("bombs_played", r.bombs_played, minimum=0)
+        if r.seat >= seat_count:
+            raise InvalidInput(f"Seat {r.seat} is not seated in this {seat_count}-seat game.")
+        if r.seat in seen:
+            raise InvalidInput(f"Seat {r.seat} has two results.")
+        if r.place > seat_count or r.place in places:
+            raise InvalidInput(f"Place {r.place} is out of range or given twice.")
+        seen.add(r.seat)
+        places.add(r.place)
+    if len(seen) != seat_count:
+        missing = sorted(set(range(seat_count)) - seen)
+        raise InvalidInput(f"Every seat needs a result; missing seats {missing}.")
+    return checked
+
+
+def _check_transfers(transfers: Sequence[TransferLike], seats: Sequence[Seat]) -> dict[int, int]:
+    net: dict[int, int] = defaultdict(int)
+    for index in range(len(seats)):
+        net[index] = 0
+    for t in transfers:
+        for role, seat in (("payer", t.payer), ("payee", t.payee)):
+            _check_int(role, seat, minimum=0)
+            if seat >= len(seats):
+                raise InvalidInput(f"Seat {seat} ({role}) is not seated in this game.")
+        _check_int("paid", t.paid, minimum=0)
+        if t.payer == t.payee:
+            raise InvalidInput(f"Seat {t.payer} cannot pay itself.")
+        if not isinstance(t.reason, str) or not t.reason:
+            raise InvalidInput("Every transfer needs a reason.")
+        if t.paid and (seats[t.payer].user_id is None or seats[t.payee].user_id is None):
+            raise InvalidInput("Computer players hold no chips: they can neither pay nor be paid.")
+        net[t.payer] -= t.paid
+        net[t.payee] += t.paid
+    return dict(net)
+
+
+async def _balances(
+    db: aiosqlite.Connection, guild_id: int, users: Sequence[int]
+) -> dict[int, int]:
+    if not users:
+        return {}
+    marks = ", ".join("?" for _ in users)
+    rows = await _all(
+        db,
+        f"SELECT user_id, chips FROM players WHERE guild_id = ? AND user_id IN ({marks})",
+        (guild_id, *users),
+    )
+    return {int(r[0]): int(r[1]) for r in rows}
+
+
+async def _result_rows(db: aiosqlite.Connection, game_id: int) -> tuple[ResultRow, ...]:
+    rows = await _all(
+        db,
+        "SELECT seat, user_id, place, chip_change FROM results WHERE game_id = ? ORDER BY seat",
+        (game_id,),
+    )
+    return tuple(
+        ResultRow(int(r[0]), None if r[1] is None else int(r[1]), int(r[2]), int(r[3]))
+        for r in rows
+    )
+
+
+def _table(row: aiosqlite.Row) -> TableRecord:
+    return TableRecord(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        host_id=int(row["host_id"]),
+        status=cast(TableStatus, row["status"]),
+        rules_json=row["rules_json"],
+        stake=int(row["stake"]),
+        turn_seconds=int(row["turn_seconds"]),
+        seats=_seats_from_json(row["seats_json"]),
+        board_message_id=row["board_message_id"],
+        board_posted_at=_parse_time(row["board_posted_at"]),
+        current_game_id=row["current_game_id"],
+        state_json=row["state_json"],
+        version=int(row["version"]),
+        created_at=_require_time(row["created_at"]),
+        updated_at=_require_time(row["updated_at"]),
+    )
+
+
+def _game(row: aiosqlite.Row) -> GameRecord:
+    return GameRecord(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        table_id=row["table_id"],
+        host_id=int(row["host_id"]),
+        rules_json=row["rules_json"],
+        stake=int(row["stake"]),
+        status=cast(GameStatus, row["status"]),
+        seats=_seats_from_json(row["seats_json"]),
+        state_json=row["state_json"],
+        version=int(row["version"]),
+        created_at=_require_time(row["created_at"]),
+        updated_at=_require_time(row["updated_at"]),
+        finished_at=_parse_time(row["finished_at"]),
+    )
+
+
+async def _maybe_one(
+    db: aiosqlite.Connection, sql: str, params: Sequence[Any]
+) -> aiosqlite.Row | None:
+    rows = await db.execute_fetchall(sql, params)
+    for row in rows:
+        return row
+    return None
+
+
+async def _one(db: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> aiosqlite.Row:
+    row = await _maybe_one(db, sql, params)
+    assert row is not None, sql
+    return row
+
+
+async def _all(db: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> list[aiosqlite.Row]:
+    return list(await db.execute_fetchall(sql, params))

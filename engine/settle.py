@@ -1,0 +1,350 @@
+"""Who pays whom at the end of a game (RULES.md §9). Pure: reads a finished game, no I/O.
+
+``settle(game, stake, balances)`` returns a :class:`Settlement`: one :class:`Transfer` per payer,
+payee and reason, each with what was ``owed`` and what is ``paid``.
+
+Choices this module makes (RULES.md leaves them open):
+
+* **Units and rounding.** Obligations are added up exactly in units (fractions: a black 2 left in
+  hand is ½ unit) per payer, payee and reason; the chips owed are ``floor(units × stake)``. Half a
+  chip is never owed: with an odd stake a single black 2 costs ``stake // 2``. Obligations that
+  round to 0 chips are dropped.
+* **Instant win.** The game is not played, so the scheme and the extras do not apply: every
+  other player pays the winner ``multiplier`` units.
+* **Schemes.** ``places``: place n−k+1 pays place k (⌊n/2⌋−k+1) units. ``loser_pays``: the last
+  pays every other player 1 unit. ``cards_left``: every other player pays the winner 1 unit per
+  card left (with ``end = "to_last"`` only the last player still holds cards). ``pot``: every
+  other player's ante (1 unit) goes to the winner, so each pays the winner 1 unit.
+* **Chop bonus.** Per trick, in order: the k-th chop of the trick (a :class:`Chopped` event) makes
+  the owner of the chopped play pay the chopper the value of all 2s played in that trick (black 2 =
+  1 unit, red 2 = 2 units) × 2^(k−1). Collected when the trick ends or the game ends inside it.
+* **Deuce penalty.** A losing hand assessed (only the last player's with ``to_last``, every
+  non-winner's with ``first_out``) pays the winner: ½ unit per black 2, 1 per red 2, 1 per quad
+  (any rank, 2s included: four 2s also pay as four 2s), then, on the cards not in a quad, 1 per
+  three consecutive pairs and 2 per four consecutive pairs (a longer run of pairs is split into
+  fours first, then threes: 5 pairs = 2, 6 = 2, 7 = 3, 8 = 4).
+* **Computer players hold no chips.** A seat whose balance is ``None`` is a computer player:
+  obligations from or to it are listed (``owed``) but ``paid`` is 0, so people neither win chips
+  from nor lose chips to the house (no farming easy computer players; the chips in a server only
+  move between its members). Pass ``None`` for computer seats and each person's chips otherwise.
+* **Capped payers.** A person who owes more (to people) than they hold before the game pays what
+  they hold, shared among their creditors in proportion to what each is owed, rounded down; the
+  chips left over by rounding stay with the payer. Winnings of the same game do not count toward
+  what a payer holds. Everyone's ``paid`` is thus ≤ ``owed``, every transfer pays out exactly what
+  it takes in (chips are conserved) and no balance goes below zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from engine.cards import Card, Rank
+from engine.combos import ComboKind
+from engine.errors import WrongPhase
+from engine.events import Chopped, GameOver, Played, TrickWon
+from engine.game import Game
+
+__all__ = [
+    "REASONS",
+    "Reason",
+    "Settlement",
+    "Transfer",
+    "deuce_penalty_units",
+    "settle",
+]
+
+Reason = Literal["place", "loser_pays", "cards_left", "pot", "chop", "penalty", "instant_win"]
+REASONS: tuple[Reason, ...] = (
+    "instant_win",
+    "place",
+    "loser_pays",
+    "cards_left",
+    "pot",
+    "chop",
+    "penalty",
+)
+
+BalancesLike = Mapping[int, int | None] | Sequence[int | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """``payer`` (a seat) owed ``payee`` ``owed`` chips for ``reason`` and pays ``paid`` of them."""
+
+    payer: int
+    payee: int
+    owed: int
+    paid: int
+    reason: Reason
+    units: Fraction
+    """The obligation in units of the stake (exact; ``owed == floor(units * stake)``)."""
+    detail: str
+    """A short readable account, e.g. ``"4th pays 1st"`` or ``"chop 1 of the trick, x1"``."""
+
+    @property
+    def shortfall(self) -> int:
+        return self.owed - self.paid
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    stake: int
+    places: tuple[int, ...]
+    """Seats, best first."""
+    transfers: tuple[Transfer, ...]
+    bombs_played: tuple[int, ...]
+    """Bombs (quads and double sequences) each seat played, for the stats."""
+
+    @property
+    def net(self) -> dict[int, int]:
+        """Chips won (negative: lost) per seat, every seat listed."""
+        out = dict.fromkeys(range(len(self.places)), 0)
+        for t in self.transfers:
+            out[t.payer] -= t.paid
+            out[t.payee] += t.paid
+        return out
+
+    @property
+    def owed_net(self) -> dict[int, int]:
+        """What each seat would have won or lost with no caps and no computer players."""
+        out = dict.fromkeys(range(len(self.places)), 0)
+        for t in self.transfers:
+            out[t.payer] -= t.owed
+            out[t.payee] += t.owed
+        return out
+
+    def for_seat(self, seat: int) -> list[Transfer]:
+        """The transfers a seat pays or receives."""
+        return [t for t in self.transfers if seat in (t.payer, t.payee)]
+
+
+@dataclass(frozen=True, slots=True)
+class _Obligation:
+    payer: int
+    payee: int
+    reason: Reason
+    units: Fraction
+    detail: str
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _two_value(cards: Iterable[Card]) -> int:
+    """Units of the 2s among cards: black 2 = 1, red 2 = 2."""
+    return sum(2 if c.is_red else 1 for c in cards if c.rank is Rank.TWO)
+
+
+def deuce_penalty_units(hand: Iterable[Card]) -> Fraction:
+    """What a losing hand pays for the 2s and bombs it still holds (see the module notes)."""
+    counts = [0] * 13
+    units = Fraction(0)
+    for card in hand:
+        counts[card.rank] += 1
+        if card.rank is Rank.TWO:
+            units += 1 if card.is_red else Fraction(1, 2)
+    quads = [c // 4 for c in counts]
+    units += sum(quads)
+    pairs = [(c - 4 * q) >= 2 for c, q in zip(counts, quads, strict=True)]
+    run = 0
+    for rank in range(Rank.TWO + 1):  # the 2 ends every run (it is never in a double sequence)
+        if rank < Rank.TWO and pairs[rank]:
+            run += 1
+            continue
+        units += _run_units(run)
+        run = 0
+    return units
+
+
+def _run_units(pairs: int) -> int:
+    fours, rest = divmod(pairs, 4)
+    units = 2 * fours
+    if rest == 3:
+        units += 1
+    elif fours == 0:
+        return 0
+    return units
+
+
+def _scheme(game: Game, places: Sequence[int]) -> list[_Obligation]:
+    rules = game.rules
+    n = len(places)
+    winner, loser = places[0], places[-1]
+    out: list[_Obligation] = []
+    if rules.scoring == "places":
+        half = n // 2
+        for k in range(1, half + 1):
+            out.append(
+                _Obligation(
+                    places[n - k],
+                    places[k - 1],
+                    "place",
+                    Fraction(half - k + 1),
+                    f"{_ordinal(n - k + 1)} pays {_ordinal(k)}",
+                )
+            )
+    elif rules.scoring == "loser_pays":
+        for seat in places[:-1]:
+            out.append(_Obligation(loser, seat, "loser_pays", Fraction(1), "the last pays"))
+    elif rules.scoring == "cards_left":
+        counts = game.card_counts
+        for seat in places[1:]:
+            if counts[seat]:
+                out.append(
+                    _Obligation(
+                        seat,
+                        winner,
+                        "cards_left",
+                        Fraction(counts[seat]),
+                        f"{counts[seat]} card{'s' if counts[seat] != 1 else ''} left",
+                    )
+                )
+    else:  # pot
+        for seat in places[1:]:
+            out.append(_Obligation(seat, winner, "pot", Fraction(1), "ante to the pot"))
+    return out
+
+
+def _chops(game: Game) -> list[_Obligation]:
+    out: list[_Obligation] = []
+    twos = 0
+    pending: list[_Obligation] = []
+    chops = 0
+    trick: int | None = None
+    for event in game.events:
+        if isinstance(event, Played):
+            if event.trick != trick:
+                out.extend(pending)
+                pending, twos, chops, trick = [], 0, 0, event.trick
+            twos += _two_value(event.cards)
+        elif isinstance(event, Chopped):
+            chops += 1
+            factor = 2 ** (chops - 1)
+            pending.append(
+                _Obligation(
+                    event.victim,
+                    event.seat,
+                    "chop",
+                    Fraction(twos * factor),
+                    f"chop {chops} of the trick, 2s worth {twos} x{factor}",
+                )
+            )
+        elif isinstance(event, TrickWon | GameOver):
+            out.extend(pending)
+            pending, twos, chops, trick = [], 0, 0, None
+    out.extend(pending)
+    return out
+
+
+def _penalties(game: Game, places: Sequence[int]) -> list[_Obligation]:
+    assessed = places[1:] if game.rules.end == "first_out" else places[-1:]
+    winner = places[0]
+    hands = game.hands
+    out: list[_Obligation] = []
+    for seat in assessed:
+        units = deuce_penalty_units(hands[seat])
+        if units:
+            out.append(_Obligation(seat, winner, "penalty", units, "2s and bombs left in hand"))
+    return out
+
+
+def _balances(balances: BalancesLike, seats: int) -> list[int | None]:
+    if isinstance(balances, Mapping):
+        missing = [s for s in range(seats) if s not in balances]
+        if missing:
+            raise ValueError(f"no balance given for seats {missing}")
+        held = [balances[s] for s in range(seats)]
+    else:
+        held = list(balances)
+        if len(held) != seats:
+            raise ValueError(f"{len(held)} balances were given for {seats} seats")
+    for seat, chips in enumerate(held):
+        if chips is not None and (not isinstance(chips, int) or chips < 0):
+            raise ValueError(f"seat {seat}'s balance must be a whole number of chips >= 0")
+    return held
+
+
+def settle(game: Game, stake: int, balances: BalancesLike) -> Settlement:
+    """The chip transfers for a finished game at ``stake`` chips per unit.
+
+    ``balances``: chips each seat holds (a mapping or a sequence by seat), ``None`` for a computer
+    player. Raises :class:`~engine.errors.WrongPhase` if the game is not over and ``ValueError``
+    for a negative stake or bad balances.
+    """
+    outcome = game.outcome
+    if outcome is None:
+        raise WrongPhase("the game is not over yet, so nothing can be settled")
+    if not isinstance(stake, int) or isinstance(stake, bool) or stake < 0:
+        raise ValueError(f"the stake must be a whole number of chips >= 0, not {stake!r}")
+    places = tuple(outcome.places)
+    n = game.seat_count
+    held = _balances(balances, n)
+
+    obligations: list[_Obligation] = []
+    if outcome.instant_win is not None:
+        multiplier = outcome.multiplier or outcome.instant_win.multiplier
+        for seat in places[1:]:
+            obligations.append(
+                _Obligation(
+                    seat,
+                    places[0],
+                    "instant_win",
+                    Fraction(multiplier),
+                    f"{outcome.instant_win.label} x{multiplier}",
+                )
+            )
+    else:
+        obligations += _scheme(game, places)
+        if game.rules.chop_bonus:
+            obligations += _chops(game)
+        if game.rules.deuce_penalty:
+            obligations += _penalties(game, places)
+
+    # One line per payer, payee and reason, in a stable order.
+    merged: dict[tuple[int, int, Reason], tuple[Fraction, list[str]]] = {}
+    for ob in obligations:
+        key = (ob.payer, ob.payee, ob.reason)
+        units, details = merged.get(key, (Fraction(0), []))
+        merged[key] = (units + ob.units, [*details, ob.detail])
+    lines = [
+        (payer, payee, reason, units, "; ".join(details), int(units * stake))
+        for (payer, payee, reason), (units, details) in merged.items()
+        if units > 0
+    ]
+    lines = [line for line in lines if line[5] > 0]
+    # Chops in the order they happened; other lines by the payee's place, then the payer's.
+    first_seen = {key: i for i, key in enumerate(merged)}
+
+    def order(line: tuple[int, int, Reason, Fraction, str, int]) -> tuple[int, int, int]:
+        payer, payee, reason = line[0], line[1], line[2]
+        if reason == "chop":
+            return (REASONS.index(reason), first_seen[(payer, payee, reason)], 0)
+        return (REASONS.index(reason), places.index(payee), places.index(payer))
+
+    lines.sort(key=order)
+
+    # Caps: a person pays at most what they hold, shared in proportion among people owed.
+    owed_to_people: dict[int, int] = {}
+    for payer, payee, _, _, _, owed in lines:
+        if held[payer] is not None and held[payee] is not None:
+            owed_to_people[payer] = owed_to_people.get(payer, 0) + owed
+    transfers: list[Transfer] = []
+    for payer, payee, reason, units, detail, owed in lines:
+        payer_chips, payee_chips = held[payer], held[payee]
+        if payer_chips is None or payee_chips is None:
+            paid = 0
+        else:
+            total = owed_to_people[payer]
+            paid = owed if total <= payer_chips else owed * payer_chips // total
+        transfers.append(Transfer(payer, payee, owed, paid, reason, units, detail))
+
+    bombs = [0] * n
+    for event in game.events:
+        if isinstance(event, Played) and event.kind in (ComboKind.QUAD, ComboKind.DOUBLE_SEQUENCE):
+            bombs[event.seat] += 1
+    return Settlement(stake, places, tuple(transfers), tuple(bombs))
