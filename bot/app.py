@@ -1,0 +1,90 @@
+"""The Bot subclass: owns the settings, the store and the live tables; loads cogs in setup_hook."""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Executor
+from typing import Any
+
+import discord
+import yarl
+from discord.ext import commands
+
+from bot.settings import Settings
+from cogs.tables import Live, TableService
+from data import Store
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.tienlen", "cogs.economy")
+
+
+def point_at(api_base_url: str, gateway_url: str) -> None:
+    """Point discord.py (process-wide) at a Discord-compatible REST API and gateway."""
+    discord.http.Route.BASE = api_base_url.rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class _NoBoard:
+    """Publisher used until the table cog is loaded (it replaces this)."""
+
+    async def publish_board(self, live: Live) -> None:
+        return None
+
+
+class TienLenBot(commands.Bot):
+    """The bot. Resources (settings, store) are opened before it and handed in."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        *,
+        sync_commands: bool = True,
+        ai_delay: float = 1.0,
+        board_interval: float = 1.0,
+        executor: Executor | None = None,
+        **options: Any,
+    ) -> None:
+        intents = discord.Intents.default()
+        options.setdefault("guild_ready_timeout", 2.0)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            **options,
+        )
+        self.settings = settings
+        self.store = store
+        self.sync_commands = sync_commands
+        self.executor = executor
+        self.tables = TableService(
+            store,
+            _NoBoard(),
+            default_turn_seconds=settings.DEFAULT_TURN_SECONDS,
+            ai_delay=ai_delay,
+            board_interval=board_interval,
+            executor=executor,
+        )
+
+    async def setup_hook(self) -> None:
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+        if not self.sync_commands:
+            return
+        if self.settings.DEV_GUILD_ID is not None:
+            guild = discord.Object(id=self.settings.DEV_GUILD_ID)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d application commands to guild %s", len(synced), guild.id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d application commands globally", len(synced))
+
+    async def close(self) -> None:
+        await self.tables.shutdown()
+        await super().close()
+
+    async def on_ready(self) -> None:
+        user = self.user
+        log.info("connected as %s (id %s) in %d guilds", user, user and user.id, len(self.guilds))

@@ -1,0 +1,16 @@
+"""Tiến Lên tables: lobby, board, hands. Only `setup` lives here (the cog is in `_cog`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._cog import TienLenCog
+from ._views import DYNAMIC_ITEMS
+
+if TYPE_CHECKING:
+    from bot.app import TienLenBot
+
+
+async def setup(bot: TienLenBot) -> None:
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(TienLenCog(bot))

@@ -1,0 +1,332 @@
+"""`/tienlen …` commands and the callbacks of the table's buttons. Thin: check who pressed, call
+the table service (which calls the engine and the store), render the result."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import selection as sel
+from cogs.tables import Live, TableError, TableService
+from engine import Rules
+
+from . import _render as render
+
+if TYPE_CHECKING:
+    from bot.app import TienLenBot
+
+log = logging.getLogger("cogs.tienlen")
+P = ParamSpec("P")
+
+PresetName = Literal["southern", "pagat", "vc", "online"]
+
+
+def _can_manage(interaction: discord.Interaction[Any]) -> bool:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)
+
+
+async def _reply(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral sentence, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def answers_table_errors(func: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None]]:
+    """Turn a command's `TableError` into a private sentence (a refusal, not a fault)."""
+
+    @functools.wraps(func)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            await func(*args, **kwargs)
+        except TableError as error:
+            interaction = next(a for a in args if isinstance(a, discord.Interaction))
+            await _reply(interaction, str(error))
+
+    return wrapper
+
+
+class TienLenCog(commands.Cog, name="TienLen"):
+    """Tables, boards and hands."""
+
+    tienlen = app_commands.Group(name="tienlen", description="Play Tiến Lên in this channel",
+                                 guild_only=True)
+
+    def __init__(self, bot: TienLenBot) -> None:
+        self.bot = bot
+        self.service: TableService = bot.tables
+        bot.tables.publisher = self
+
+    async def cog_load(self) -> None:
+        count = await self.service.load_all()
+        if count:
+            log.info("resumed %d open tables", count)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction[Any],
+                                    error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(error, app_commands.CheckFailure):
+            await _reply(interaction, "You need the Manage Server permission for that.")
+            return
+        log.error("command %s failed", interaction.command and interaction.command.name,
+                  exc_info=original)
+        await _reply(interaction, "Something went wrong; nothing was changed.")
+
+    # ----------------------------------------------------------------- publisher
+    async def publish_board(self, live: Live) -> None:
+        channel = self.bot.get_channel(live.table.channel_id)
+        if channel is None:
+            channel = await self.bot.fetch_channel(live.table.channel_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        payload = render.board(live)
+        old = live.table.board_message_id
+        if old is not None and not self.service.board_needs_repost(live):
+            try:
+                await channel.get_partial_message(old).edit(**payload)  # type: ignore[attr-defined]
+                return
+            except discord.NotFound:
+                pass
+            except discord.HTTPException as error:
+                if error.code != 30046:  # 30046: too old to edit; post a fresh one
+                    raise
+        message = await channel.send(**{k: v for k, v in payload.items() if v is not None})
+        await self.service.set_board_message(live, message.id)
+        if old is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).edit(  # type: ignore[attr-defined]
+                    content="This table's board moved to a newer message below.", embed=None,
+                    view=None)
+
+    async def _show_board(self, interaction: discord.Interaction[Any], live: Live) -> None:
+        """Answer a board button with the updated board in place (type 7)."""
+        message = interaction.message
+        if message is not None and message.id == live.table.board_message_id:
+            payload = render.board(live)
+            await interaction.response.edit_message(**payload)
+            self.service.mark_board_shown(live)
+        else:
+            await interaction.response.defer()
+            self.service.request_board(live)
+
+    # ----------------------------------------------------------------- commands
+    @tienlen.command(name="start", description="Open a table in this channel")
+    @app_commands.describe(stake="Chips per unit (at least 1)", rules="A rule preset",
+                           seats="Number of seats (2-8)", turn_seconds="Seconds per turn")
+    @answers_table_errors
+    async def start(self, interaction: discord.Interaction[Any],
+                    stake: app_commands.Range[int, 1, 1_000_000] | None = None,
+                    rules: PresetName | None = None,
+                    seats: app_commands.Range[int, 2, 8] = 4,
+                    turn_seconds: app_commands.Range[int, 10, 3600] | None = None) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        existing = await self.service.table_in_channel(interaction.channel_id)
+        if existing is not None:
+            link = ""
+            if existing.table.board_message_id:
+                link = (f" https://discord.com/channels/{interaction.guild_id}/"
+                        f"{interaction.channel_id}/{existing.table.board_message_id}")
+            raise TableError(f"This channel already has a table (#{existing.id}): use its "
+                             f"buttons, or `/tienlen stop` it first.{link}")
+        defaults = await self.bot.store.get_guild_settings(interaction.guild_id)
+        preset = rules or defaults.preset or "southern"
+        live = await self.service.open_table(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            host_id=interaction.user.id, host_name=interaction.user.display_name,
+            rules=Rules.preset(preset), stake=stake or defaults.stake or 10, seats=seats,
+            turn_seconds=turn_seconds or defaults.turn_seconds,
+        )
+        await interaction.response.send_message(
+            f"Table #{live.id} is open: the board is below. Others join with its **Join** button.",
+            ephemeral=True)
+        self.service.request_board(live)
+
+    @tienlen.command(name="hand", description="Show your hand at this channel's table")
+    @answers_table_errors
+    async def hand_command(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.channel_id is not None
+        live = await self.service.table_in_channel(interaction.channel_id)
+        if live is None:
+            raise TableError("There is no table in this channel: `/tienlen start` opens one.")
+        await self._send_hand(interaction, live)
+
+    @tienlen.command(name="rules", description="Show this table's rules, or a preset's")
+    @answers_table_errors
+    async def rules_command(self, interaction: discord.Interaction[Any],
+                            preset: PresetName | None = None) -> None:
+        if preset is not None:
+            embed = render.rules_embed(Rules.preset(preset), f"Rules: {preset}")
+        else:
+            live = None
+            if interaction.channel_id is not None:
+                live = await self.service.table_in_channel(interaction.channel_id)
+            if live is None:
+                embed = render.rules_embed(Rules(), "Rules: southern (the default)")
+            else:
+                embed = render.rules_embed(live.rules, f"Rules of table #{live.id}")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @tienlen.command(name="stop", description="End this channel's table (host or Manage Server)")
+    @answers_table_errors
+    async def stop(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.channel_id is not None
+        live = await self.service.table_in_channel(interaction.channel_id)
+        if live is None:
+            raise TableError("There is no table in this channel.")
+        await self.service.stop(live, interaction.user.id, can_manage=_can_manage(interaction))
+        await interaction.response.send_message(
+            f"Table #{live.id} is closed. An unfinished game settles nothing.")
+
+    @tienlen.command(name="settings", description="This server's defaults (Manage Server)")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    @answers_table_errors
+    async def settings(self, interaction: discord.Interaction[Any],
+                       preset: PresetName | None = None,
+                       stake: app_commands.Range[int, 1, 1_000_000] | None = None,
+                       turn_seconds: app_commands.Range[int, 10, 3600] | None = None) -> None:
+        assert interaction.guild_id is not None
+        store = self.bot.store
+        if preset is None and stake is None and turn_seconds is None:
+            current = await store.get_guild_settings(interaction.guild_id)
+        else:
+            current = await store.set_guild_settings(
+                interaction.guild_id, preset=preset, stake=stake, turn_seconds=turn_seconds)
+        text = (f"Server defaults — preset: **{current.preset or 'southern'}**, stake: "
+                f"**{current.stake or 10}**, turn time: "
+                f"**{current.turn_seconds or self.bot.settings.DEFAULT_TURN_SECONDS}s**.")
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @tienlen.command(name="stats", description="Games, wins, places, chips won and lost")
+    @answers_table_errors
+    async def stats(self, interaction: discord.Interaction[Any],
+                    user: discord.User | None = None) -> None:
+        assert interaction.guild_id is not None
+        target = user or interaction.user
+        s = await self.bot.store.stats(interaction.guild_id, target.id)
+        places = ", ".join(f"{p}: {n}" for p, n in sorted(s.places.items())) or "none yet"
+        rate = f"{s.win_rate:.0%}" if s.win_rate is not None else "–"
+        embed = discord.Embed(title=f"Stats for {target.display_name}",
+                              colour=discord.Colour.blue())
+        embed.add_field(name="Chips", value=str(s.chips))
+        embed.add_field(name="Games", value=str(s.games))
+        embed.add_field(name="Wins", value=f"{s.wins} ({rate})")
+        embed.add_field(name="Places", value=places)
+        embed.add_field(name="Chips won / lost", value=f"{s.chips_won} / {s.chips_lost}")
+        embed.add_field(name="Bombs played", value=str(s.bombs_played))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # ----------------------------------------------------------------- buttons
+    async def on_board_button(self, interaction: discord.Interaction[Any], table_id: int,
+                              action: str) -> None:
+        user = interaction.user
+        try:
+            live = await self.service.get(table_id)
+            if action == "join":
+                await self.service.join(live, user.id, user.display_name)
+            elif action == "leave":
+                closed = await self.service.leave(live, user.id)
+                if closed:
+                    await interaction.response.edit_message(**render.board(live))
+                    return
+            elif action == "addai":
+                if live.seat_of(user.id) is None:
+                    raise TableError("Only seated players can add computer players.")
+                await interaction.response.send_message(
+                    "Choose the computer player's level:", view=render.ai_levels(live),
+                    ephemeral=True)
+                return
+            elif action == "start":
+                await self.service.start(live, user.id)
+            elif action == "cancel":
+                await self.service.cancel(live, user.id, can_manage=_can_manage(interaction))
+                await interaction.response.edit_message(**render.board(live))
+                return
+            elif action == "hand":
+                await self._send_hand(interaction, live)
+                return
+            elif action == "rules":
+                await interaction.response.send_message(
+                    embed=render.rules_embed(live.rules, f"Rules of table #{live.id}"),
+                    ephemeral=True)
+                return
+            elif action == "again":
+                await self.service.play_again(live, user.id)
+            else:
+                raise TableError("This button is not known any more.")
+            await self._show_board(interaction, live)
+        except TableError as error:
+            await _reply(interaction, str(error))
+
+    async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int,
+                              level: str) -> None:
+        try:
+            live = await self.service.get(table_id)
+            await self.service.add_computer(live, interaction.user.id, level)
+        except TableError as error:
+            await _reply(interaction, str(error))
+            return
+        await interaction.response.edit_message(
+            content=f"A {level} computer player joined table #{table_id}.", view=None)
+
+    async def _send_hand(self, interaction: discord.Interaction[Any], live: Live) -> None:
+        seat = live.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("You are not seated at this table.")
+        if live.phase != "playing" or live.game is None:
+            raise TableError("No game is in progress at this table.")
+        await self.service.reclaim(live, interaction.user.id)
+        await interaction.response.send_message(
+            ephemeral=True, **render.hand(self.service, live, seat, 0))
+
+    async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,
+                             version: int, mask: int, op: str) -> None:
+        try:
+            live = await self.service.get(table_id)
+            seat = live.seat_of(interaction.user.id)
+            if seat is None:
+                raise TableError("You are not seated at this table.")
+            if live.phase != "playing" or live.game is None:
+                raise TableError("This game is over.")
+            game = live.game
+            note = None
+            if op.startswith("c"):
+                mask ^= 1 << int(op[1:])
+            elif op == "clear":
+                mask = 0
+            elif op == "hint":
+                mask, note = self._hint(live, seat)
+            elif op in ("play", "pass"):
+                cards = sel.selected_cards(game.hands[seat], mask)
+                note = await self.service.act(live, interaction.user.id, version, op, cards)
+                mask = 0
+            else:
+                raise TableError("This button is not known any more.")
+            await interaction.response.edit_message(
+                **render.hand(self.service, live, seat, mask, note))
+        except TableError as error:
+            await _reply(interaction, str(error))
+
+    def _hint(self, live: Live, seat: int) -> tuple[int, str]:
+        game = live.game
+        assert game is not None
+        hand = game.hands[seat]
+        if game.phase == "exchange":
+            from engine.ai import choose_returns
+
+            cards = choose_returns(game, seat, "hard")
+            return sel.mask_for(hand, cards), "Hint: give these back."
+        from engine.ai import hint, observe
+
+        combo = hint(observe(game, seat))
+        if combo is None:
+            return 0, "Hint: pass."
+        return sel.mask_for(hand, combo.cards), "Hint: " + combo.describe() + "."

@@ -1,0 +1,56 @@
+"""SimCord fixtures: the real bot (real discord.py, real SQLite file) in a virtual Discord."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest_asyncio
+import simcord
+
+from bot.app import TienLenBot
+from bot.settings import Settings
+from data import Store
+
+
+def make_settings(**overrides: Any) -> Settings:
+    return Settings(DISCORD_TOKEN="simcord", **overrides)  # type: ignore[call-arg]
+
+
+@dataclass
+class World:
+    env: simcord.Env
+    bot: TienLenBot
+    store: Store
+    guild: Any
+    channel: Any
+    path: Path
+
+    async def restart(self) -> None:
+        """Stop this bot and start a fresh one on the same database file (a process restart)."""
+        await self.bot.tables.shutdown()
+        await self.store.close()
+        self.store = await Store.open(self.path)
+        self.bot = TienLenBot(make_settings(), self.store, ai_delay=0.0, board_interval=0.0)
+        await self.env.restart_bot(self.bot)
+
+
+@pytest_asyncio.fixture
+async def simcord_bot(tmp_path: Path) -> TienLenBot:
+    """The bot SimCord's `simcord_env` runs: a fresh SQLite file per test, no pauses."""
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    return TienLenBot(make_settings(), store, ai_delay=0.0, board_interval=0.0)
+
+
+@pytest_asyncio.fixture
+async def world(simcord_env: simcord.Env, simcord_bot: TienLenBot,
+                tmp_path: Path) -> AsyncIterator[World]:
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("cards")
+    w = World(simcord_env, simcord_bot, simcord_bot.store, guild, channel,
+              tmp_path / "bot.sqlite3")
+    yield w
+    await w.bot.tables.shutdown()
+    await w.store.close()

@@ -1,0 +1,123 @@
+"""Helpers that act as people at a table through SimCord (clicks and slash commands only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import simcord
+
+from cogs.tables import Live
+from engine import Card, Combo
+
+
+def bot_messages(world: Any, viewer: Any | None = None) -> list[discord.Message]:
+    return [m for m in world.channel.history(viewer=viewer) if m.author.bot]
+
+
+def board(world: Any) -> discord.Message:
+    """The newest board message in the channel."""
+    for message in reversed(bot_messages(world)):
+        if message.embeds and (message.embeds[0].title or "").startswith("Tiến Lên — table"):
+            return message
+    raise AssertionError("no board message in the channel")
+
+
+def board_text(world: Any) -> str:
+    message = board(world)
+    return (message.content or "") + "\n" + (message.embeds[0].description or "")
+
+
+def _real(message: Any) -> Any:
+    """SimCord's ResponseMessage wraps a discord.Message; use the real one."""
+    return message.message if isinstance(message, simcord.ResponseMessage) else message
+
+
+def labels(message: Any) -> list[str]:
+    message = _real(message)
+    out = []
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            label = getattr(child, "label", None)
+            if label:
+                out.append(label)
+    return out
+
+
+def button(message: Any, label: str) -> Any:
+    message = _real(message)
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            if getattr(child, "label", None) == label:
+                return child
+    raise AssertionError(f"no button {label!r} in {labels(message)}")
+
+
+def only_table(world: Any) -> Live:
+    tables = list(world.bot.tables.tables.values())
+    assert len(tables) == 1, tables
+    return tables[0]
+
+
+async def open_table(world: Any, host: Any, **options: Any) -> Live:
+    result = await host.slash(world.channel, "tienlen start", **options)
+    assert result.ephemeral, result
+    return only_table(world)
+
+
+async def seat_people(world: Any, people: list[Any]) -> None:
+    for person in people:
+        await person.click(board(world), label="Join")
+
+
+async def add_computers(world: Any, host: Any, level: str, count: int) -> None:
+    for _ in range(count):
+        chooser = await host.click(board(world), label="Add computer player")
+        assert chooser.ephemeral
+        await host.click(chooser.response, label=level.capitalize())
+
+
+async def open_hand(world: Any, person: Any) -> Any:
+    result = await person.click(board(world), label="My hand")
+    assert result.ephemeral, result
+    return result.response
+
+
+async def select(person: Any, hand_message: Any, cards: list[Card] | tuple[Card, ...]) -> Any:
+    message = hand_message
+    for card in cards:
+        result = await person.click(message, label=str(card))
+        message = result.response
+    return message
+
+
+async def play(person: Any, hand_message: Any, cards: list[Card] | tuple[Card, ...]) -> Any:
+    message = await select(person, hand_message, cards)
+    return await person.click(message, label="Play")
+
+
+def lowest(plays: list[Combo]) -> Combo:
+    return min(plays, key=lambda c: (c.top, -len(c)))
+
+
+async def take_turn(world: Any, live: Live, people: dict[int, Any], *, prefer_pass: bool = False
+                    ) -> None:
+    """The seat to act plays its lowest legal play (or passes when `prefer_pass` and allowed)."""
+    game = live.game
+    assert game is not None and game.current is not None
+    seat = game.current
+    person = people[live.seats[seat].user_id]  # type: ignore[index]
+    hand = await open_hand(world, person)
+    if game.phase == "exchange":
+        need = game.pending_returns[seat]
+        await play(person, hand, game.hands[seat][:need])
+        return
+    if prefer_pass and game.table is not None:
+        await person.click(hand, label="Pass")
+        return
+    plays = game.legal_plays(seat)
+    if not plays:
+        await person.click(hand, label="Pass")
+        return
+    result = await play(person, hand, lowest(plays).cards)
+    assert not (result.response and "out of date" in result.response.content), result

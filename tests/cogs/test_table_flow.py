@@ -1,0 +1,327 @@
+"""End-to-end table flows through SimCord: real discord.py, real SQLite, clicks and commands."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from typing import Any
+
+import discord
+
+from cogs.tables import Live
+
+from .tablekit import (
+    add_computers,
+    board,
+    board_text,
+    button,
+    labels,
+    lowest,
+    open_hand,
+    open_table,
+    play,
+    seat_people,
+    select,
+    take_turn,
+)
+
+
+def people(world: Any, n: int) -> list[Any]:
+    return [world.guild.add_member(world.env.create_user(f"p{i}")) for i in range(n)]
+
+
+async def finish(world: Any, live: Live, by_id: dict[int, Any], limit: int = 400) -> None:
+    for step in range(limit):
+        if live.phase != "playing":
+            return
+        await take_turn(world, live, by_id, prefer_pass=step % 7 == 3)
+    raise AssertionError("the game did not finish")
+
+
+async def test_four_humans_play_to_settlement_and_leaderboard(world: Any) -> None:
+    ps = people(world, 4)
+    by_id = {p.id: p for p in ps}
+    live = await open_table(world, ps[0], stake=5)
+    assert labels(board(world)) == ["Join", "Leave", "Add computer player", "Start", "Cancel"]
+    await seat_people(world, ps[1:])
+    assert len(live.seats) == 4
+    await ps[0].click(board(world), label="Start")
+    assert live.phase == "playing" and live.game is not None
+    text = board_text(world)
+    current = live.game.current
+    assert current is not None
+    assert f"<@{live.seats[current].user_id}>" in text
+    for i in range(4):
+        assert f"<@{ps[i].id}> — 13 cards" in text
+    assert set(labels(board(world))) == {"My hand", "Rules"}
+    await finish(world, live, by_id)
+    assert live.phase == "finished"
+    text = board_text(world)
+    assert "Game over" in text
+    assert labels(board(world)) == ["Play again", "Leave", "Rules"]
+    total = 0
+    for p in ps:
+        total += await world.store.get_chips(world.guild.id, p.id) or 0
+    assert total == 4 * 1000  # chips conserved among the four
+    result = await ps[1].slash(world.channel, "leaderboard")
+    description = result.response.embeds[0].description
+    for p in ps:
+        assert f"<@{p.id}>" in description
+    check = subprocess.run([sys.executable, "-m", "data.check", str(world.path)],
+                           capture_output=True, text=True, check=False)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+async def test_one_human_against_three_computers(world: Any) -> None:
+    (alice,) = people(world, 1)
+    live = await open_table(world, alice, stake=3)
+    await add_computers(world, alice, "normal", 3)
+    assert [s.bot for s in live.seats] == [None, "normal", "normal", "normal"]
+    await alice.click(board(world), label="Start")
+    await finish(world, live, {alice.id: alice})
+    assert live.phase == "finished"
+    assert "Game over" in board_text(world)
+    # Computer seats hold no chips: a game against computers only moves chips between humans.
+    assert await world.store.get_chips(world.guild.id, alice.id) == 1000
+
+
+async def test_rejections_are_private_sentences(world: Any) -> None:
+    ps = people(world, 3)
+    live = await open_table(world, ps[0])
+    await seat_people(world, ps[1:2])
+    spectator = ps[2]
+    await ps[0].click(board(world), label="Start")
+    game = live.game
+    assert game is not None
+    r = await spectator.click(board(world), label="My hand")
+    assert r.ephemeral and "not seated" in r.response.content
+    turn = game.current
+    assert turn is not None
+    other = 1 - turn
+    seat_user = {0: ps[0], 1: ps[1]}
+    hand = await open_hand(world, seat_user[other])
+    before = game.to_json()
+    r = await seat_user[other].click(hand, label="Pass")
+    assert r.ephemeral
+    assert "not your turn" in r.response.content
+    assert f"waiting for <@{live.seats[turn].user_id}>" in r.response.content
+    assert game.to_json() == before
+    # Not a combination: the line says so and Play stays disabled.
+    mine = game.hands[other]
+    ranks = list(type(mine[0].rank))
+    far = [c for c in mine if abs(ranks.index(c.rank) - ranks.index(mine[0].rank)) > 1]
+    odd = [mine[0], far[0]]
+    msg = await select(seat_user[other], hand, odd)
+    assert "not a combination" in msg.content
+    assert button(msg, "Play").disabled
+    # Pass is disabled for the leader (leading).
+    lead_hand = await open_hand(world, seat_user[turn])
+    assert button(lead_hand, "Pass").disabled
+    # The first play must include 3♠ (or the lowest card): the engine's sentence.
+    must = game.first_play_must_include
+    if must is not None:
+        wrong = next(c for c in game.legal_plays(turn) if must not in c.cards) if any(
+            must not in c.cards for c in game.legal_plays(turn)) else None
+        del wrong
+        candidates = [c for c in game.hands[turn] if c != must]
+        r = await play(seat_user[turn], lead_hand, [candidates[0]])
+        assert r.ephemeral and "must include" in r.response.content
+        assert game.to_json() == before
+
+
+async def test_stale_hand_message_changes_nothing(world: Any) -> None:
+    ps = people(world, 2)
+    by_id = {p.id: p for p in ps}
+    live = await open_table(world, ps[0])
+    await seat_people(world, ps[1:])
+    await ps[0].click(board(world), label="Start")
+    game = live.game
+    assert game is not None
+    seat = game.current
+    assert seat is not None
+    person = by_id[live.seats[seat].user_id]  # type: ignore[index]
+    chosen = lowest(game.legal_plays(seat)).cards
+    old = await select(person, await open_hand(world, person), chosen)
+    fresh = await select(person, await open_hand(world, person), chosen)
+    assert not button(old, "Play").disabled
+    r = await person.click(fresh, label="Play")
+    assert "You played" in r.response.content
+    version = game.version
+    stale = await person.click(old, label="Play")
+    assert stale.ephemeral and "out of date" in stale.response.content
+    assert game.version == version
+    played = [e for e in game.events if type(e).__name__ == "Played"]
+    assert len(played) == 1
+
+
+async def test_simultaneous_presses_apply_at_most_once(world: Any) -> None:
+    ps = people(world, 2)
+    live = await open_table(world, ps[0])
+    await seat_people(world, ps[1:])
+    await ps[0].click(board(world), label="Start")
+    game = live.game
+    assert game is not None
+    seat = game.current
+    assert seat is not None
+    me = ps[0] if live.seats[seat].user_id == ps[0].id else ps[1]
+    hand = await open_hand(world, me)
+    ready = await select(me, hand, lowest(game.legal_plays(seat)).cards)
+    version = game.version
+    results = await asyncio.gather(me.click(ready, label="Play"), me.click(ready, label="Play"),
+                                   return_exceptions=True)
+    assert game.version == version + 1 or (game.version == version + 2 and game.is_over is False)
+    played = [e for e in game.events if type(e).__name__ == "Played"]
+    assert len(played) == 1, results
+
+
+async def test_hand_privacy(world: Any) -> None:
+    ps = people(world, 3)
+    by_id = {p.id: p for p in ps}
+    live = await open_table(world, ps[0])
+    await seat_people(world, ps[1:])
+    await ps[0].click(board(world), label="Start")
+    for step in range(12):
+        await take_turn(world, live, by_id, prefer_pass=step % 4 == 1)
+        for p in ps:
+            await open_hand(world, p)
+    game = live.game
+    assert game is not None
+    played = {str(c) for e in game.events if type(e).__name__ == "Played" for c in e.cards}
+    for viewer in [*ps, world.guild.add_member(world.env.create_user("watcher"))]:
+        for message in world.channel.history(viewer=viewer):
+            if not message.author.bot:
+                continue
+            seat = live.seat_of(viewer.id)
+            own = {str(c) for c in game.hands[seat]} if seat is not None else set()
+            is_hand = message.content.startswith("**Your hand**")
+            text = message.content + " ".join(e.description or "" for e in message.embeds)
+            card_labels = set(labels(message))
+            for other in range(len(live.seats)):
+                if other == seat:
+                    continue
+                for card in game.hands[other]:
+                    shown = str(card) in card_labels or f" {card}" in text
+                    assert not shown or str(card) in played or str(card) in own, (
+                        f"{card} of seat {other} visible to {viewer.name}")
+            if is_hand:
+                assert message.flags.ephemeral
+
+
+async def test_one_table_per_channel_and_stake_checks(world: Any) -> None:
+    ps = people(world, 2)
+    await open_table(world, ps[0], stake=900)
+    r = await ps[1].slash(world.channel, "tienlen start")
+    assert r.ephemeral and "already has a table" in r.response.content
+    await world.store.adjust_chips(world.guild.id, ps[1].id, -500, "test")
+    r = await ps[1].click(board(world), label="Join")
+    assert r.ephemeral and "less than the stake" in r.response.content
+
+
+async def test_stop_and_settings_permissions(world: Any) -> None:
+    host, other = people(world, 2)
+    admin_role = world.guild.create_role("admins",
+                                         permissions=discord.Permissions(manage_guild=True))
+    admin = world.guild.add_member(world.env.create_user("admin"), roles=[admin_role])
+    await open_table(world, host)
+    r = await other.slash(world.channel, "tienlen stop")
+    assert r.ephemeral and "Only the host" in r.response.content
+    r = await admin.slash(world.channel, "tienlen settings", stake=25, preset="vc")
+    assert r.ephemeral and "stake: **25**" in r.response.content
+    r = await admin.slash(world.channel, "tienlen stop")
+    assert "closed" in r.response.content
+    assert await world.bot.tables.table_in_channel(world.channel.id) is None
+    # The next table uses the server's defaults.
+    live = await open_table(world, host)
+    assert live.table.stake == 25
+
+
+async def test_daily_once_per_day(world: Any) -> None:
+    (p,) = people(world, 1)
+    r = await p.slash(world.channel, "daily")
+    assert r.ephemeral and "**200**" in r.response.content and "**1200**" in r.response.content
+    r = await p.slash(world.channel, "daily")
+    assert r.ephemeral and "already claimed" in r.response.content
+    assert await world.store.get_chips(world.guild.id, p.id) == 1200
+
+
+async def test_rules_embed_comes_from_the_model(world: Any) -> None:
+    (p,) = people(world, 1)
+    r = await p.slash(world.channel, "tienlen rules", preset="online")
+    embed = r.response.embeds[0]
+    names = {f.name for f in embed.fields}
+    assert "end" in " ".join(names) or "end" in str(embed.to_dict())
+
+
+def seat_events(game: Any, seat: int) -> list[Any]:
+    return [e for e in game.events if type(e).__name__ in ("Played", "Passed") and e.seat == seat]
+
+
+async def test_turn_clock_auto_lead_auto_pass_takeover_and_reclaim(world: Any) -> None:
+    ps = people(world, 2)
+    by_id = {p.id: p for p in ps}
+    live = await open_table(world, ps[0], turn_seconds=30)
+    await seat_people(world, ps[1:])
+    await ps[0].click(board(world), label="Start")
+    game = live.game
+    assert game is not None
+    a = game.current
+    assert a is not None
+    b = 1 - a
+    must = game.first_play_must_include
+    await world.env.advance_time(31)  # A must lead: the lowest single, which includes 3♠
+    (lead,) = seat_events(game, a)
+    assert type(lead).__name__ == "Played" and len(lead.cards) == 1
+    if must is not None:
+        assert lead.cards[0] == must
+    assert live.afk[a] == 1 and not live.auto[a]
+    await take_turn(world, live, by_id)  # B answers (or passes) in person
+    assert seat_events(game, b)
+    if game.current == a:
+        before = len(seat_events(game, a))
+        await world.env.advance_time(31)  # A's second timeout in a row: pass or lowest lead
+        assert len(seat_events(game, a)) >= before + 1
+        assert live.auto[a], "after two timeouts the computer holds the seat"
+        assert "away: computer playing" in board_text(world)
+        # While B plays in person, the computer answers for A at once, without the clock.
+        for _ in range(3):
+            if live.phase != "playing" or game.current != b:
+                break
+            count = len(seat_events(game, a))
+            await take_turn(world, live, by_id)
+            if live.phase == "playing":
+                assert len(seat_events(game, a)) > count
+        if live.phase == "playing":
+            # A comes back: My hand returns the seat to its owner.
+            await open_hand(world, by_id[live.seats[a].user_id])  # type: ignore[index]
+            assert not live.auto[a] and live.afk[a] == 0
+
+
+async def test_restart_mid_game_old_buttons_finish_it(world: Any) -> None:
+    ps = people(world, 2)
+    by_id = {p.id: p for p in ps}
+    live = await open_table(world, ps[0], stake=7)
+    await seat_people(world, ps[1:])
+    await ps[0].click(board(world), label="Start")
+    for _ in range(3):
+        await take_turn(world, live, by_id)
+    game = live.game
+    assert game is not None and game.current is not None
+    seat = game.current
+    person = by_id[live.seats[seat].user_id]  # type: ignore[index]
+    old_hand = await select(person, await open_hand(world, person),
+                            lowest(game.legal_plays(seat)).cards)
+    version = game.version
+    await world.restart()
+    live2 = world.bot.tables.tables[live.id]
+    assert live2.game is not None and live2.game.version == version
+    r = await person.click(old_hand, label="Play")  # a button from before the restart
+    assert "You played" in r.response.content
+    assert live2.game.version == version + 1
+    await finish(world, live2, by_id)
+    assert live2.phase == "finished"
+    total = sum([await world.store.get_chips(world.guild.id, p.id) or 0 for p in ps])
+    assert total == 2000
+    check = subprocess.run([sys.executable, "-m", "data.check", str(world.path)],
+                           capture_output=True, text=True, check=False)
+    assert check.returncode == 0, check.stdout + check.stderr
