@@ -109,7 +109,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
     async def _show_board(self, interaction: discord.Interaction[Any], live: Live) -> None:
         """Answer a board button with the updated board in place (type 7)."""
         message = interaction.message
-        if message is not None and message.id == live.table.board_message_id:
+        if (message is not None and message.id == live.table.board_message_id
+                and not self.service.board_needs_repost(live)):
             payload = render.board(live)
             await interaction.response.edit_message(**payload)
             self.service.mark_board_shown(live)

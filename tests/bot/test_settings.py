@@ -22,7 +22,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "abc")
     s = load_settings()
-    assert s.DATABASE_PATH == Path("tienlen.sqlite3")
+    assert Path("tienlen.sqlite3") == s.DATABASE_PATH
     assert s.DISCORD_API_BASE_URL == "https://discord.com/api/v10"
     assert s.DISCORD_GATEWAY_URL.startswith("wss://gateway.discord.gg")
     assert (s.STARTING_CHIPS, s.DAILY_CHIPS, s.DEFAULT_TURN_SECONDS) == (1000, 200, 60)

@@ -325,3 +325,42 @@ async def test_restart_mid_game_old_buttons_finish_it(world: Any) -> None:
     check = subprocess.run([sys.executable, "-m", "data.check", str(world.path)],
                            capture_output=True, text=True, check=False)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+async def test_play_again_winner_leads_and_stats(world: Any) -> None:
+    ps = people(world, 2)
+    by_id = {p.id: p for p in ps}
+    live = await open_table(world, ps[0], stake=4)
+    await seat_people(world, ps[1:])
+    await ps[0].click(board(world), label="Start")
+    await finish(world, live, by_id)
+    first = live.game
+    assert first is not None
+    assert first.outcome is not None
+    winner = first.outcome.winner
+    await ps[1].click(board(world), label="Play again")
+    assert live.phase == "playing"
+    second = live.game
+    assert second is not None
+    assert second is not first
+    assert second.current == winner  # the winner leads the next game, with anything
+    assert second.first_play_must_include is None
+    r = await ps[0].slash(world.channel, "tienlen stats")
+    fields = {f.name: f.value for f in r.response.embeds[0].fields}
+    assert fields["Games"] == "1"
+    winner_user = by_id[live.seats[winner].user_id]  # type: ignore[index]
+    r = await winner_user.slash(world.channel, "tienlen stats")
+    fields = {f.name: f.value for f in r.response.embeds[0].fields}
+    assert fields["Wins"].startswith("1 ")
+
+
+async def test_old_board_is_replaced_by_a_fresh_message(world: Any) -> None:
+    ps = people(world, 2)
+    live = await open_table(world, ps[0])
+    first_board = board(world).id
+    service = world.bot.tables
+    real_clock = service.wall_clock
+    service.wall_clock = lambda: real_clock() + 3600  # an hour later
+    await seat_people(world, ps[1:])  # a change, and the board is too old to edit
+    assert board(world).id != first_board
+    assert live.table.board_message_id == board(world).id
