@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, ParamSpec
 import discord
 from discord import app_commands
 from discord.ext import commands
+from pydantic import ValidationError
 
 from cogs import selection as sel
 from cogs.tables import Live, TableError, TableService
@@ -26,6 +27,27 @@ log = logging.getLogger("cogs.tienlen")
 P = ParamSpec("P")
 
 PresetName = Literal["southern", "pagat", "vc", "online"]
+
+
+def parse_options(base: Rules, text: str | None) -> Rules:
+    """`card_exchange=on end=first_out` → a copy of `base` with those options changed."""
+    if not text or not text.strip():
+        return base
+    update: dict[str, str] = {}
+    for part in text.replace(",", " ").split():
+        name, sep, value = part.partition("=")
+        if not sep or not value:
+            raise TableError(f"Write each option as name=value; {part!r} is not.")
+        if name not in Rules.model_fields:
+            raise TableError(f"There is no rule option {name!r}. "
+                             f"Options: {', '.join(Rules.model_fields)}.")
+        update[name] = value
+    try:
+        return base.model_copy(update=update)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ())) or "options"
+        raise TableError(f"Option {where}: {first.get('msg', 'bad value')}.") from None
 
 
 def _can_manage(interaction: discord.Interaction[Any]) -> bool:
@@ -121,14 +143,17 @@ class TienLenCog(commands.Cog, name="TienLen"):
     # ----------------------------------------------------------------- commands
     @tienlen.command(name="start", description="Open a table in this channel")
     @app_commands.describe(stake="Chips per unit (at least 1)", rules="A rule preset",
-                           seats="Number of seats (2-8)", turn_seconds="Seconds per turn")
+                           seats="Number of seats (2-8)", turn_seconds="Seconds per turn",
+                           options="Change single rules, e.g. card_exchange=on end=first_out")
     @answers_table_errors
     async def start(self, interaction: discord.Interaction[Any],
                     stake: app_commands.Range[int, 1, 1_000_000] | None = None,
                     rules: PresetName | None = None,
                     seats: app_commands.Range[int, 2, 8] = 4,
-                    turn_seconds: app_commands.Range[int, 10, 3600] | None = None) -> None:
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+                    turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
+                    options: str | None = None) -> None:
+        assert interaction.guild_id is not None
+        assert interaction.channel_id is not None
         existing = await self.service.table_in_channel(interaction.channel_id)
         if existing is not None:
             link = ""
@@ -142,7 +167,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
         live = await self.service.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             host_id=interaction.user.id, host_name=interaction.user.display_name,
-            rules=Rules.preset(preset), stake=stake or defaults.stake or 10, seats=seats,
+            rules=parse_options(Rules.preset(preset), options),
+            stake=stake or defaults.stake or 10, seats=seats,
             turn_seconds=turn_seconds or defaults.turn_seconds,
         )
         await interaction.response.send_message(
@@ -187,7 +213,6 @@ class TienLenCog(commands.Cog, name="TienLen"):
             f"Table #{live.id} is closed. An unfinished game settles nothing.")
 
     @tienlen.command(name="settings", description="This server's defaults (Manage Server)")
-    @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
     @answers_table_errors
     async def settings(self, interaction: discord.Interaction[Any],

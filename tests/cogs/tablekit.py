@@ -104,14 +104,19 @@ async def take_turn(world: Any, live: Live, people: dict[int, Any], *, prefer_pa
                     ) -> None:
     """The seat to act plays its lowest legal play (or passes when `prefer_pass` and allowed)."""
     game = live.game
-    assert game is not None and game.current is not None
+    assert game is not None
+    if game.phase == "exchange":
+        seat = next(s for s, n in game.pending_returns.items() if n)
+        need = game.pending_returns[seat]
+        person = people[live.seats[seat].user_id]  # type: ignore[index]
+        hand = await open_hand(world, person)
+        result = await play(person, hand, game.hands[seat][:need])
+        assert "You gave back" in result.response.content, result
+        return
+    assert game.current is not None
     seat = game.current
     person = people[live.seats[seat].user_id]  # type: ignore[index]
     hand = await open_hand(world, person)
-    if game.phase == "exchange":
-        need = game.pending_returns[seat]
-        await play(person, hand, game.hands[seat][:need])
-        return
     if prefer_pass and game.table is not None:
         await person.click(hand, label="Pass")
         return

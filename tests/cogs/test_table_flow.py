@@ -364,3 +364,38 @@ async def test_old_board_is_replaced_by_a_fresh_message(world: Any) -> None:
     await seat_people(world, ps[1:])  # a change, and the board is too old to edit
     assert board(world).id != first_board
     assert live.table.board_message_id == board(world).id
+
+
+async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
+    ps = people(world, 4)
+    by_id = {p.id: p for p in ps}
+    r = await ps[0].slash(world.channel, "tienlen start", options="card_exchange=maybe")
+    assert r.ephemeral
+    assert "card_exchange" in r.response.content
+    r = await ps[0].slash(world.channel, "tienlen start", options="no_such_rule=on")
+    assert "no_such_rule" in r.response.content
+    assert await world.bot.tables.table_in_channel(world.channel.id) is None
+    live = await open_table(world, ps[0], options="card_exchange=on end=first_out")
+    assert live.rules.card_exchange
+    assert live.rules.end == "first_out"
+    await seat_people(world, ps[1:])
+    await ps[0].click(board(world), label="Start")
+    await finish(world, live, by_id)
+    await ps[0].click(board(world), label="Play again")
+    game = live.game
+    assert game is not None
+    if game.is_over:  # an instant win after the exchange ends the game at once
+        return
+    assert game.phase == "exchange"
+    returning = [s for s, n in game.pending_returns.items() if n]
+    assert len(returning) == 2  # the winner gives back two cards, the second one
+    seat = returning[0]
+    person = by_id[live.seats[seat].user_id]  # type: ignore[index]
+    hand = await open_hand(world, person)
+    assert "Card exchange" in hand.content
+    assert button(hand, "Pass").disabled
+    for _ in returning:
+        await take_turn(world, live, by_id)
+    assert game.phase == "play"
+    await finish(world, live, by_id)
+    assert live.phase == "finished"

@@ -1,0 +1,1 @@
+"""Test support code: a loopback fake Discord server (``fake_discord``)."""
