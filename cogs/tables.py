@@ -10,7 +10,6 @@ to at most one edit per second), the turn clock, computer players, settlement.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import random
@@ -195,12 +194,15 @@ class TableService:
             live = self._live_from_record(record)
             if record.current_game_id is not None:
                 game = await self.store.get_game(record.current_game_id)
-                if game.status == "playing" and game.state_json:
+                if game.state_json and game.status in ("playing", "finished"):
                     self._attach_game(live, game)
-                    live.phase = "playing"
-                    if live.game is not None and live.game.is_over:
-                        # Crashed between the last move and settlement: settle now.
+                    assert live.game is not None
+                    if live.game.is_over and live.phase != "finished":
+                        # Stopped between the last move and the end of settlement: finish now
+                        # (settling twice is a no-op that returns the first result).
                         await self._finish(live)
+                    elif game.status == "playing":
+                        live.phase = "playing"
             self.tables[live.id] = live
             live.changes += 1
             self._after_change(live, rearm=False)
@@ -248,7 +250,6 @@ class TableService:
             raise TableError(
                 f"You hold {chips} chips, less than the stake of {stake}. Try `/daily`."
             )
-        extras = Live(table=None, max_seats=seats).extras_json()  # type: ignore[arg-type]
         try:
             table_id = await self.store.create_table(
                 guild_id,
@@ -264,9 +265,9 @@ class TableService:
                 f"This channel already has a table (#{error.table_id}): use its buttons, "
                 "or `/tienlen stop` it first."
             ) from None
-        record = await self.store.update_table(table_id, 1, state_json=extras)
-        del record
         live = self._live_from_record(await self.store.get_table(table_id))
+        live.max_seats = seats
+        await self._save_table(live)
         self.tables[table_id] = live
         log.info("table %s opened in channel %s", table_id, channel_id)
         return live
@@ -499,7 +500,6 @@ class TableService:
         game = live.game
         assert game is not None and live.game_id is not None
         stake = live.table.stake
-        guild = live.table.guild_id
         seats = live.seats
         bombs = [0] * len(seats)
         for event in game.events:
@@ -518,7 +518,8 @@ class TableService:
         def transfers(balances: dict[int, int | None]) -> list[Any]:
             settlement = settle(game, stake, balances)
             for t in settlement.transfers:
-                if t.paid or t.owed:
+                computer = balances.get(t.payer) is None or balances.get(t.payee) is None
+                if t.paid or (t.owed and not computer):
                     note = f"{t.reason} {t.paid:+d}" if t.paid == t.owed else (
                         f"{t.reason} {t.paid:+d} (owed {t.owed})"
                     )
@@ -549,7 +550,6 @@ class TableService:
         self._cancel_tasks(live)
         await self._save_table(live)
         log.info("table %s game %s finished and settled", live.id, live.game_id)
-        del guild
 
     # ----------------------------------------------------------------- scheduling
     def _cancel_tasks(self, live: Live) -> None:
@@ -772,7 +772,3 @@ def _lowest(game: Game, seat: int) -> list[Card] | None:
         return None
     best = min(plays, key=lambda c: (c.top, -len(c)))
     return list(best.cards)
-
-
-def suppress_store_errors() -> contextlib.AbstractContextManager[None]:
-    return contextlib.suppress(StoreError)
