@@ -32,6 +32,7 @@ from engine.events import (
 from engine.events import GameOver as GameOverEvent
 from engine.game import Game, Outcome, Phase, instant_win_of
 from engine.rules import Rules
+from engine.settle import Settlement, Transfer, settle  # the function shadows the module name
 
 __all__ = [
     "CannotPassOnLead",
@@ -60,9 +61,11 @@ __all__ = [
     "Played",
     "Rank",
     "Rules",
+    "Settlement",
     "Suit",
     "Termination",
     "TienLenError",
+    "Transfer",
     "TrickWon",
     "WentOut",
     "WrongPhase",
@@ -73,4 +76,5 @@ __all__ = [
     "instant_win_of",
     "parse_card",
     "parse_cards",
+    "settle",
 ]
