@@ -291,6 +291,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
             await self._show_board(interaction, live)
         except TableError as error:
             await _reply(interaction, str(error))
+        except Exception:
+            log.exception("table %s: board button %r failed", table_id, action)
+            await _reply(interaction, "Something went wrong; nothing was changed.")
 
     async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int,
                               level: str) -> None:
@@ -302,6 +305,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
             return
         await interaction.response.edit_message(
             content=f"A {level} computer player joined table #{table_id}.", view=None)
+        self.service.request_board(live)  # the board's seat list shows the new player
 
     async def _send_hand(self, interaction: discord.Interaction[Any], live: Live) -> None:
         seat = live.seat_of(interaction.user.id)
@@ -340,6 +344,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 **render.hand(self.service, live, seat, mask, note))
         except TableError as error:
             await _reply(interaction, str(error))
+        except Exception:
+            log.exception("table %s: hand button %r failed", table_id, op)
+            await _reply(interaction, "Something went wrong; nothing was changed.")
 
     def _hint(self, live: Live, seat: int) -> tuple[int, str]:
         game = live.game
