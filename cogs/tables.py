@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from cogs import selection as sel
 from data import Store
-from data.errors import InsufficientChips, StaleVersion, StoreError, TableExists
+from data.errors import StaleVersion, StoreError, TableExists
 from data.models import GameRecord, Seat, SeatResult, TableRecord
 from engine import Card, ComboKind, Game, Rules, TienLenError, classify
 from engine.errors import NotYourTurn
@@ -62,6 +62,7 @@ class Live:
     afk: list[int] = field(default_factory=list)
     auto: list[bool] = field(default_factory=list)
     deadline: float | None = None
+    deadline_version: int = -1  # the game version the deadline was armed for
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changes: int = 0
     board_rendered: int = -1
@@ -112,6 +113,7 @@ class Live:
                 "afk": self.afk,
                 "auto": self.auto,
                 "deadline": self.deadline,
+                "deadline_version": self.deadline_version,
             }
         )
 
@@ -187,6 +189,7 @@ class TableService:
         live.afk = list(state.get("afk") or [0] * n)
         live.auto = list(state.get("auto") or [False] * n)
         live.deadline = state.get("deadline")
+        live.deadline_version = int(state.get("deadline_version", -1))
 
     async def load_all(self) -> int:
         """After a (re)start: load every open table and its game, re-arm clocks and computers."""
@@ -205,7 +208,7 @@ class TableService:
                         live.phase = "playing"
             self.tables[live.id] = live
             live.changes += 1
-            self._after_change(live, rearm=False)
+            self._after_change(live)
         return len(self.tables)
 
     async def get(self, table_id: int) -> Live:
@@ -272,6 +275,10 @@ class TableService:
         log.info("table %s opened in channel %s", table_id, channel_id)
         return live
 
+    async def _save_seats(self, live: Live, seats: list[Seat], **fields: Any) -> None:
+        live.phase = "lobby"  # a finished game's board belongs to its seats: back to the lobby
+        await self._save_table(live, seats=[_seat_json(s) for s in seats], **fields)
+
     async def _save_table(self, live: Live, **fields: Any) -> None:
         fields.setdefault("state_json", live.extras_json())
         await self.store.update_table(live.id, live.table.version, **fields)
@@ -279,6 +286,8 @@ class TableService:
         live.changes += 1
 
     def _require_lobby(self, live: Live) -> None:
+        """Seats change only between games; after a finished game the table returns to its lobby
+        (the last results stay on the board), since the finished board belongs to the old seats."""
         if live.phase == "playing":
             raise TableError("A game is in progress at this table.")
 
@@ -296,7 +305,7 @@ class TableService:
                     "Try `/daily`."
                 )
             seats = [*live.seats, Seat(name=name, user_id=user_id)]
-            await self._save_table(live, seats=[_seat_json(s) for s in seats])
+            await self._save_seats(live, seats)
 
     async def leave(self, live: Live, user_id: int) -> bool:
         """Leave the table; returns True when the table closed (nobody left)."""
@@ -312,7 +321,7 @@ class TableService:
             host = live.table.host_id
             if host == user_id:
                 host = next(s.user_id for s in seats if s.user_id is not None)
-            await self._save_table(live, seats=[_seat_json(s) for s in seats], host_id=host)
+            await self._save_seats(live, seats, host_id=host)
             return False
 
     async def add_computer(self, live: Live, user_id: int, level: str) -> None:
@@ -329,7 +338,7 @@ class TableService:
             while f"Computer {number} ({level})" in taken:
                 number += 1
             seats = [*live.seats, Seat(name=f"Computer {number} ({level})", bot=level)]
-            await self._save_table(live, seats=[_seat_json(s) for s in seats])
+            await self._save_seats(live, seats)
 
     async def cancel(self, live: Live, user_id: int, *, can_manage: bool = False) -> None:
         async with live.lock:
@@ -392,6 +401,15 @@ class TableService:
             game = Game.next(previous, seed=seed)
         else:
             game = Game.new(rules, ids, seed=seed)
+        previous = (live.game, live.game_id, live.game_version, live.afk, live.auto,
+                    live.deadline, live.phase, live.results)
+        live.game = game
+        live.afk = [0] * len(seats)
+        live.auto = [False] * len(seats)
+        live.deadline = None
+        live.phase = "playing"
+        live.results = []
+        self._arm_deadline(live)
         try:
             record = await self.store.start_game(
                 live.table.guild_id,
@@ -400,26 +418,19 @@ class TableService:
                 rules.model_dump_json(),
                 stake,
                 [_seat_json(s) for s in seats],
-                None,
+                live.game_state_json(),
                 table_id=live.id,
             )
-        except InsufficientChips as error:
+        except StoreError as error:
+            (live.game, live.game_id, live.game_version, live.afk, live.auto,
+             live.deadline, live.phase, live.results) = previous
             raise TableError(str(error)) from None
-        live.game = game
         live.game_id = record.id
         live.game_version = record.version
-        live.afk = [0] * len(seats)
-        live.auto = [False] * len(seats)
-        live.deadline = None
-        live.phase = "playing"
-        live.results = []
-        live.game_version = await self.store.save_game(
-            record.id, live.game_state_json(), record.version
-        )
         await self._save_table(live, current_game_id=record.id)
         log.info("table %s game %s started with %d seats", live.id, record.id, len(seats))
         if game.is_over:  # an instant win
-            await self._finish(live)
+            await self._finish_safely(live)
         self._after_change(live)
 
     def _seat_for_action(self, live: Live, user_id: int) -> int:
@@ -483,7 +494,9 @@ class TableService:
 
     async def _commit(self, live: Live) -> None:
         """Save the game after an action; on a stale or failed write, reload from the store."""
-        assert live.game_id is not None and live.game is not None
+        assert live.game_id is not None
+        assert live.game is not None
+        self._arm_deadline(live)
         try:
             live.game_version = await self.store.save_game(
                 live.game_id, live.game_state_json(), live.game_version
@@ -493,8 +506,16 @@ class TableService:
             self._attach_game(live, record)
             raise TableError("The table changed at the same moment; nothing was played.") from None
         if live.game.is_over:
-            await self._finish(live)
+            await self._finish_safely(live)
         self._after_change(live)
+
+    async def _finish_safely(self, live: Live) -> None:
+        """Settle; if that fails the game stays saved as over and is settled at the next start."""
+        try:
+            await self._finish(live)
+        except Exception:
+            log.exception("table %s: settling game %s failed; it is retried at start-up",
+                          live.id, live.game_id)
 
     async def _finish(self, live: Live) -> None:
         game = live.game
@@ -565,7 +586,22 @@ class TableService:
         task.add_done_callback(_log_task)
         return task
 
-    def _after_change(self, live: Live, *, rearm: bool = True) -> None:
+    def _arm_deadline(self, live: Live) -> None:
+        """Set the turn deadline of the seat to act, once per game state (called before saving,
+        so a restart re-arms the same deadline; pressing My hand does not extend anyone's turn)."""
+        game = live.game
+        if live.phase != "playing" or game is None or game.is_over:
+            live.deadline = None
+            return
+        actor = self._actor(game)
+        if actor is None or live.controlled_by_computer(actor):
+            live.deadline = None
+            return
+        if live.deadline is None or live.deadline_version != game.version:
+            live.deadline = self.wall_clock() + live.table.turn_seconds
+            live.deadline_version = game.version
+
+    def _after_change(self, live: Live) -> None:
         live.changes += 1
         self.request_board(live)
         game = live.game
@@ -581,10 +617,9 @@ class TableService:
             if live.clock_task is not None:
                 live.clock_task.cancel()
                 live.clock_task = None
-            live.deadline = None
             return
-        if rearm or live.deadline is None:
-            live.deadline = self.wall_clock() + live.table.turn_seconds
+        self._arm_deadline(live)
+        assert live.deadline is not None
         if live.clock_task is not None and not live.clock_task.done():
             live.clock_task.cancel()
         remaining = max(0.0, live.deadline - self.wall_clock())
@@ -637,8 +672,14 @@ class TableService:
                     return
                 level = live.seats[seat].bot or "normal"
                 version = game.version
-                cards = await self._decide(game, seat, level)
-                if game.version != version:
+                snapshot = game.to_json() if self._searches(level) else None
+                cards = None if snapshot else self._decide_now(game, seat, level)
+            if snapshot is not None:  # a search: off the event loop and outside the lock
+                cards = await self._decide_far(snapshot, seat, level)
+            async with live.lock:
+                game = live.game
+                if (game is None or game.version != version or game.is_over
+                        or live.phase != "playing" or not live.controlled_by_computer(seat)):
                     continue
                 if game.phase == "exchange":
                     from engine.ai import choose_returns
@@ -652,25 +693,26 @@ class TableService:
                 await self._commit(live)
                 return
 
-    async def _decide(self, game: Game, seat: int, level: str) -> list[Card] | None:
+    def _searches(self, level: str) -> bool:
+        return level == "expert" and self.executor is not None
+
+    def _decide_now(self, game: Game, seat: int, level: str) -> list[Card] | None:
         if game.phase == "exchange":
             return None
-        try:
-            from engine import ai
-        except ImportError:  # pragma: no cover - the AI package ships with the engine
-            return _lowest(game, seat)
-        seed = self._rng.randrange(2**31)
-        if level == "expert" and self.executor is not None:
-            loop = asyncio.get_running_loop()
-            tokens = await loop.run_in_executor(
-                self.executor, ai.decide_json, game.to_json(), seat, level, seed
-            )
-            if tokens is None:
-                return None
-            from engine import parse_cards
+        from engine import ai
 
-            return parse_cards(" ".join(tokens))
-        return ai.decide(game, seat, level, seed=seed)
+        return ai.decide(game, seat, level, seed=self._rng.randrange(2**31))
+
+    async def _decide_far(self, snapshot: str, seat: int, level: str) -> list[Card] | None:
+        from engine import ai, parse_cards
+
+        if Game.from_json(snapshot).phase == "exchange":
+            return None
+        loop = asyncio.get_running_loop()
+        tokens = await loop.run_in_executor(
+            self.executor, ai.decide_json, snapshot, seat, level, self._rng.randrange(2**31)
+        )
+        return None if tokens is None else parse_cards(" ".join(tokens))
 
     # ----------------------------------------------------------------- board
     def request_board(self, live: Live) -> None:
@@ -680,18 +722,21 @@ class TableService:
 
     async def _board_later(self, live: Live) -> None:
         loop = asyncio.get_running_loop()
-        wait = live.last_board_edit + self.board_interval - loop.time()
-        if wait > 0:
-            await asyncio.sleep(wait)
-        if live.board_rendered == live.changes:
-            return
-        live.last_board_edit = loop.time()
-        live.board_rendered = live.changes
-        try:
-            await self.publisher.publish_board(live)
-        except Exception:  # the next change retries; the game itself is safe in the store
-            log.exception("table %s: board update failed", live.id)
-            live.board_rendered = -1
+        # Loop: changes made while an edit is in flight (slow or retried requests) are not lost.
+        while True:
+            wait = live.last_board_edit + self.board_interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if live.board_rendered == live.changes:
+                return
+            live.last_board_edit = loop.time()
+            live.board_rendered = live.changes
+            try:
+                await self.publisher.publish_board(live)
+            except Exception:  # the next change retries; the game itself is safe in the store
+                log.exception("table %s: board update failed", live.id)
+                live.board_rendered = -1
+                return
 
     def mark_board_shown(self, live: Live) -> None:
         """The board was just shown by an interaction response (type 7)."""
@@ -764,11 +809,3 @@ def _beats(combo: Any, game: Game) -> bool:
     return game.table is not None and can_beat(
         combo, game.table, game.rules, chop_context=game.chop_context
     )
-
-
-def _lowest(game: Game, seat: int) -> list[Card] | None:
-    plays = game.legal_plays(seat)
-    if not plays:
-        return None
-    best = min(plays, key=lambda c: (c.top, -len(c)))
-    return list(best.cards)

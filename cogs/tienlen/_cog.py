@@ -99,8 +99,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
         if isinstance(error, app_commands.CheckFailure):
             await _reply(interaction, "You need the Manage Server permission for that.")
             return
-        log.error("command %s failed", interaction.command and interaction.command.name,
-                  exc_info=original)
+        log.error("command %s failed in channel %s", interaction.command and
+                  interaction.command.name, interaction.channel_id, exc_info=original)
         await _reply(interaction, "Something went wrong; nothing was changed.")
 
     # ----------------------------------------------------------------- publisher
@@ -213,13 +213,14 @@ class TienLenCog(commands.Cog, name="TienLen"):
             f"Table #{live.id} is closed. An unfinished game settles nothing.")
 
     @tienlen.command(name="settings", description="This server's defaults (Manage Server)")
-    @app_commands.checks.has_permissions(manage_guild=True)
     @answers_table_errors
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
                        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
                        turn_seconds: app_commands.Range[int, 10, 3600] | None = None) -> None:
         assert interaction.guild_id is not None
+        if not _can_manage(interaction):
+            raise TableError("You need the Manage Server permission to change server settings.")
         store = self.bot.store
         if preset is None and stake is None and turn_seconds is None:
             current = await store.get_guild_settings(interaction.guild_id)
@@ -303,6 +304,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
         except TableError as error:
             await _reply(interaction, str(error))
             return
+        except Exception:
+            log.exception("table %s: adding a computer player failed", table_id)
+            await _reply(interaction, "Something went wrong; nothing was changed.")
+            return
         await interaction.response.edit_message(
             content=f"A {level} computer player joined table #{table_id}.", view=None)
         self.service.request_board(live)  # the board's seat list shows the new player
@@ -345,7 +350,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
         except TableError as error:
             await _reply(interaction, str(error))
         except Exception:
-            log.exception("table %s: hand button %r failed", table_id, op)
+            kind = "card" if op.startswith("c") else op  # a card code would reveal the hand
+            log.exception("table %s: hand button %r failed", table_id, kind)
             await _reply(interaction, "Something went wrong; nothing was changed.")
 
     def _hint(self, live: Live, seat: int) -> tuple[int, str]:

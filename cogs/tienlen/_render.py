@@ -60,6 +60,8 @@ def board(live: Live) -> dict[str, Any]:
             f"{i + 1}. {_who(live, i)}" + (" (host)" if s.user_id == table.host_id else "")
             for i, s in enumerate(live.seats)
         ]
+        if live.results:
+            lines += ["", "Last game:", *live.results]
         lines += ["", "Press **Join** to sit down. The host presses **Start** (2+ seated)."]
         embed = discord.Embed(title=title, description="\n".join(lines), colour=GREEN)
         view = discord.ui.View(timeout=None)

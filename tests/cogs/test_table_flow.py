@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import random
 import subprocess
 import sys
+from datetime import timedelta
 from typing import Any
 
 import discord
+import pytest
 
 from cogs.tables import Live
+from engine import Rank
 
 from .tablekit import (
     add_computers,
@@ -155,7 +160,9 @@ async def test_stale_hand_message_changes_nothing(world: Any) -> None:
     assert len(played) == 1
 
 
-async def test_simultaneous_presses_apply_at_most_once(world: Any) -> None:
+async def test_double_click_and_simultaneous_presses_apply_at_most_once(world: Any) -> None:
+    """SimCord refuses overlapping clicks, so the presses race at the service the callbacks call
+    (the wire-level version races real clicks through the loopback fake)."""
     ps = people(world, 2)
     live = await open_table(world, ps[0])
     await seat_people(world, ps[1:])
@@ -164,18 +171,30 @@ async def test_simultaneous_presses_apply_at_most_once(world: Any) -> None:
     assert game is not None
     seat = game.current
     assert seat is not None
-    me = ps[0] if live.seats[seat].user_id == ps[0].id else ps[1]
-    hand = await open_hand(world, me)
-    ready = await select(me, hand, lowest(game.legal_plays(seat)).cards)
+    me = live.seats[seat].user_id
+    other = live.seats[1 - seat].user_id
+    assert me is not None
+    assert other is not None
+    service = world.bot.tables
+    cards = list(lowest(game.legal_plays(seat)).cards)
     version = game.version
-    results = await asyncio.gather(me.click(ready, label="Play"), me.click(ready, label="Play"),
-                                   return_exceptions=True)
-    assert game.version == version + 1 or (game.version == version + 2 and game.is_over is False)
-    played = [e for e in game.events if type(e).__name__ == "Played"]
-    assert len(played) == 1, results
+    results = await asyncio.gather(
+        service.act(live, me, version, "play", cards),
+        service.act(live, me, version, "play", cards),  # a double click
+        service.act(live, other, version, "pass"),  # the other player at the same moment
+        return_exceptions=True,
+    )
+    assert game.version == version + 1, results
+    assert results[0] == "You played " + " ".join(map(str, cards)) + "."
+    assert "out of date" in str(results[1])
+    assert "out of date" in str(results[2])
+    names = [type(e).__name__ for e in game.events]
+    assert names.count("Played") == 1
+    assert names.count("Passed") == 0
 
 
-async def test_hand_privacy(world: Any) -> None:
+async def test_hand_privacy(world: Any, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
     ps = people(world, 3)
     by_id = {p.id: p for p in ps}
     live = await open_table(world, ps[0])
@@ -206,6 +225,8 @@ async def test_hand_privacy(world: Any) -> None:
                         f"{card} of seat {other} visible to {viewer.name}")
             if is_hand:
                 assert message.flags.ephemeral
+    for record in caplog.records:  # no log line names a card (so never a hand)
+        assert not set("♠♣♦♥") & set(record.getMessage()), record.getMessage()
 
 
 async def test_one_table_per_channel_and_stake_checks(world: Any) -> None:
@@ -399,3 +420,80 @@ async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
     assert game.phase == "play"
     await finish(world, live, by_id)
     assert live.phase == "finished"
+
+
+async def test_passed_player_and_play_that_does_not_beat(world: Any) -> None:
+    world.bot.tables._rng = random.Random(2)  # a fixed deal for a repeatable scenario
+    ps = people(world, 3)
+    by_id = {p.id: p for p in ps}
+    live = await open_table(world, ps[0], seats=3)
+    await seat_people(world, ps[1:])
+    await ps[0].click(board(world), label="Start")
+    game = live.game
+    assert game is not None
+    await take_turn(world, live, by_id)  # A leads
+    b = game.current
+    assert b is not None
+    b_user = by_id[live.seats[b].user_id]  # type: ignore[index]
+    await b_user.click(await open_hand(world, b_user), label="Pass")
+    await take_turn(world, live, by_id)  # C answers
+    assert game.table is not None
+    assert len(game.table) == 1
+    ranks = list(Rank)
+    top = ranks.index(game.table.top.rank)
+    beating = [c for c in game.hands[b] if ranks.index(c.rank) > top]
+    losing = [c for c in game.hands[b] if ranks.index(c.rank) < top]
+    assert beating
+    assert losing
+    hand = await select(b_user, await open_hand(world, b_user), [losing[0]])
+    assert "does not beat" in hand.content
+    assert button(hand, "Play").disabled
+    hand = await select(b_user, await open_hand(world, b_user), [beating[0]])
+    assert "beats" in hand.content
+    before = game.to_json()
+    r = await b_user.click(hand, label="Play")
+    assert r.ephemeral
+    assert "passed this trick" in r.response.content
+    assert game.to_json() == before
+
+
+async def test_settings_need_manage_server_and_host_can_stop(world: Any) -> None:
+    host, other = people(world, 2)
+    r = await other.slash(world.channel, "tienlen settings", stake=99)
+    assert r.ephemeral
+    assert "Manage Server" in r.response.content
+    assert (await world.store.get_guild_settings(world.guild.id)).stake is None
+    await open_table(world, host)
+    r = await host.slash(world.channel, "tienlen stop")
+    assert "closed" in r.response.content
+    assert await world.bot.tables.table_in_channel(world.channel.id) is None
+
+
+async def test_daily_again_after_24_hours(world: Any) -> None:
+    (p,) = people(world, 1)
+    await p.slash(world.channel, "daily")
+    real = world.store._clock
+    world.store._clock = lambda: real() + timedelta(hours=24, seconds=1)
+    r = await p.slash(world.channel, "daily")
+    assert "You received **200**" in r.response.content
+    assert await world.store.get_chips(world.guild.id, p.id) == 1400
+
+
+async def test_leaderboard_by_wins_and_win_rate(world: Any) -> None:
+    ps = people(world, 2)
+    by_id = {p.id: p for p in ps}
+    live = await open_table(world, ps[0])
+    await seat_people(world, ps[1:])
+    await ps[0].click(board(world), label="Start")
+    await finish(world, live, by_id)
+    assert live.game is not None
+    assert live.game.outcome is not None
+    winner = live.seats[live.game.outcome.winner].user_id
+    r = await ps[0].slash(world.channel, "leaderboard", by="wins")
+    text = r.response.embeds[0].description
+    loser = next(p.id for p in ps if p.id != winner)
+    assert text.index(f"<@{winner}>") < text.index(f"<@{loser}>")
+    r = await ps[0].slash(world.channel, "leaderboard", by="winrate")
+    assert "Nobody here yet" in r.response.embeds[0].description  # fewer than 10 games each
+    r = await ps[0].slash(world.channel, "leaderboard", page=5)
+    assert "Page 5" in r.response.embeds[0].footer.text
