@@ -1,0 +1,198 @@
+"""Computer players: four levels that see only what their seat sees.
+
+* ``easy``: a random legal play (passing is one more option when not leading).
+* ``normal``: the lowest legal play (lowest top card; at an equal top, more cards).
+* ``hard``: plans its hand into the fewest, strongest plays, keeps 2s and bombs for when they win
+  a trick or end the game, counts the cards it has not seen, plays out when it can, bombs 2s.
+* ``expert``: determinized search with ``hard`` rollouts (:mod:`engine.ai.search`).
+
+Entry points: :func:`observe`, :func:`decide`, :func:`decide_json` (for a process pool),
+:func:`choose_returns` (card exchange) and :func:`hint` (the Hint button).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from engine.ai.core import Ctx, easy_choice, full_mask, hard_choice, hard_respond, normal_choice
+from engine.ai.observation import Observation, observe
+from engine.ai.planner import S1, split_mask
+from engine.ai.search import DEFAULT_BUDGET_MS, expert_choice
+from engine.cards import Card
+from engine.combos import Combo
+from engine.events import Exchanged
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+__all__ = [
+    "DEFAULT_BUDGET_MS",
+    "LEVELS",
+    "Observation",
+    "choose",
+    "choose_returns",
+    "decide",
+    "decide_json",
+    "hint",
+    "observe",
+]
+
+LEVELS = ("easy", "normal", "hard", "expert")
+
+
+def _ctx(obs: Observation) -> Ctx:
+    n, d = obs.players, obs.direction
+    seat = obs.seat
+    counts = obs.counts
+    opponents = [s for s in ((seat + d * i) % n for i in range(1, n)) if counts[s]]
+    hand = obs.hand_mask
+    return Ctx(
+        seat=seat,
+        hand=hand,
+        counts=counts,
+        table=obs.table,
+        owner=obs.table_seat,
+        chop_ctx=obs.chop_context,
+        unseen=full_mask(obs.decks) - hand - obs.played_mask,
+        opponents=opponents,
+        rules=obs.rules,
+        layout=obs.layout,
+    )
+
+
+def _known(obs: Observation, unseen: int) -> dict[int, int]:
+    """Cards this seat gave to others in an exchange and not seen played since."""
+    bit_of = obs.layout.bit_of
+    known: dict[int, int] = {}
+    for e in obs.log:
+        if isinstance(e, Exchanged) and e.giver == obs.seat:
+            for c in e.cards:
+                known[e.receiver] = known.get(e.receiver, 0) + bit_of[c]
+    out: dict[int, int] = {}
+    for s, mask in known.items():
+        kept = 0
+        for c in obs.layout.cards(mask):
+            b = bit_of[c]
+            if ((unseen - kept) // b) & 3:
+                kept += b
+        if kept and obs.counts[s]:
+            out[s] = kept
+    return out
+
+
+def choose(
+    obs: Observation,
+    level: str,
+    *,
+    seed: int | None = None,
+    budget_ms: int | None = None,
+) -> Combo | None:
+    """The play of a computer player of ``level`` from its observation (``None``: pass)."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    legal = list(obs.legal)
+    if obs.phase != "play" or not legal:
+        return None
+    rng = random.Random(seed)
+    if not obs.my_turn:
+        # Out-of-turn chops only.
+        if level == "easy":
+            return easy_choice(legal, True, rng)
+        if level == "normal":
+            return normal_choice(legal)
+        return hard_respond(_ctx(obs), legal)
+    can_pass = obs.can_pass
+    if level == "easy":
+        choice = easy_choice(legal, can_pass, rng)
+    elif level == "normal":
+        choice = normal_choice(legal)
+    elif level == "hard":
+        choice = hard_choice(_ctx(obs), legal, can_pass)
+    else:
+        ctx = _ctx(obs)
+        choice = expert_choice(
+            ctx,
+            legal,
+            can_pass,
+            rng=rng,
+            budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else budget_ms,
+            n=obs.players,
+            direction=obs.direction,
+            passed=obs.passed,
+            finished=obs.finished,
+            played=obs.played_mask,
+            full=full_mask(obs.decks),
+            known=_known(obs, ctx.unseen),
+            log=obs.log,
+        )
+    if choice is None and not can_pass:
+        choice = normal_choice(legal)
+    return choice
+
+
+def decide(
+    game: Game,
+    seat: int,
+    level: str,
+    *,
+    seed: int | None = None,
+    budget_ms: int | None = None,
+) -> list[Card] | None:
+    """The cards ``seat`` plays now (``None``: pass). Looks only at ``observe(game, seat)``.
+
+    For a seat that is not the current one, an out-of-turn chop or ``None``.
+    """
+    choice = choose(observe(game, seat), level, seed=seed, budget_ms=budget_ms)
+    return None if choice is None else list(choice.cards)
+
+
+def decide_json(game_json: str, seat: int, level: str, seed: int | None) -> list[str] | None:
+    """:func:`decide` on a game rebuilt from JSON, returning card codes: for a process pool."""
+    from engine.game import Game
+
+    game = Game.from_json(game_json)
+    cards = decide(game, seat, level, seed=seed)
+    return None if cards is None else [c.code for c in cards]
+
+
+def choose_returns(game: Game, seat: int, level: str) -> list[Card]:
+    """The cards ``seat`` gives back in the exchange phase: the lowest singles that belong to no
+    combination of its planned hand (the lowest cards for ``easy``)."""
+    obs = observe(game, seat)
+    k = obs.pending_returns
+    if k <= 0:
+        return []
+    layout = obs.layout
+    hand = obs.hand_mask
+    out: list[Card] = []
+    if level == "easy":
+        return list(layout.sort(obs.hand))[:k]
+    for _ in range(k):
+        _, plan = split_mask(hand)
+        singles = sorted(s[1] for s in plan if s[0] == S1 and s[1] < 12)
+        if singles:
+            r = singles[0]
+            byte = (hand >> (8 * r)) & 255
+            pos = (byte & -byte).bit_length() - 1
+            bit = 1 << (8 * r + (pos & ~1))
+        else:
+            best_bit, best_cost = 0, 1e9
+            m = hand
+            while m:
+                low = m & -m
+                pos = low.bit_length() - 1
+                bit = 1 << (pos & ~1)
+                cost = split_mask(hand - bit)[0]
+                if cost < best_cost - 1e-9:
+                    best_bit, best_cost = bit, cost
+                m &= ~(3 * bit)
+            bit = best_bit
+        out.append(layout.cards(bit)[0])
+        hand -= bit
+    return out
+
+
+def hint(observation: Observation) -> Combo | None:
+    """A good play for a human in this seat (``None``: passing is suggested)."""
+    return choose(observation, "hard")

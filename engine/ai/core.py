@@ -1,0 +1,352 @@
+"""The playing logic shared by the real table and the rollouts: a decision context and the
+``easy``, ``normal`` and ``hard`` policies on count masks (see :mod:`engine.cards`).
+
+A policy sees a :class:`Ctx` (its own hand, the table, every seat's card count, the cards it has
+not seen) and a list of candidate plays; it never sees another seat's hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.ai.planner import DSEQ, S1, S2, S3, S4, SEQ, Struct, split_mask, struct_strength
+from engine.cards import Layout, count_cards
+from engine.combos import (
+    COUNT8,
+    SUBS,
+    Combo,
+    ComboKind,
+    beats_mask,
+    chop_spec,
+    legal_responses,
+    may_lead,
+)
+from engine.rules import Rules
+
+__all__ = [
+    "KIND_OF",
+    "Ctx",
+    "easy_choice",
+    "full_mask",
+    "hard_choice",
+    "normal_choice",
+    "struct_mask",
+]
+
+_LOW = int("01" * 52, 2)
+_TWO = 12
+
+KIND_OF: dict[int, ComboKind] = {
+    S1: ComboKind.SINGLE,
+    S2: ComboKind.PAIR,
+    S3: ComboKind.TRIPLE,
+    S4: ComboKind.QUAD,
+    SEQ: ComboKind.SEQUENCE,
+    DSEQ: ComboKind.DOUBLE_SEQUENCE,
+}
+
+
+def full_mask(decks: int) -> int:
+    """The count mask of every card of ``decks`` decks."""
+    return _LOW * decks
+
+
+class Ctx:
+    """What one seat knows when it decides (built from an observation or inside a rollout)."""
+
+    __slots__ = (
+        "chop_ctx",
+        "counts",
+        "hand",
+        "layout",
+        "opponents",
+        "owner",
+        "rules",
+        "seat",
+        "table",
+        "unseen",
+    )
+
+    def __init__(
+        self,
+        *,
+        seat: int,
+        hand: int,
+        counts: Sequence[int],
+        table: Combo | None,
+        owner: int | None,
+        chop_ctx: bool,
+        unseen: int,
+        opponents: Sequence[int],
+        rules: Rules,
+        layout: Layout,
+    ) -> None:
+        self.seat = seat
+        self.hand = hand
+        self.counts = counts
+        self.table = table
+        self.owner = owner
+        self.chop_ctx = chop_ctx
+        self.unseen = unseen
+        self.opponents = opponents  # other seats still holding cards, in turn order after us
+        self.rules = rules
+        self.layout = layout
+
+    def min_opp(self) -> int:
+        counts = self.counts
+        return min((counts[s] for s in self.opponents), default=99)
+
+    def max_opp(self) -> int:
+        counts = self.counts
+        return max((counts[s] for s in self.opponents), default=0)
+
+
+# --------------------------------------------------------------------------- easy / normal
+
+
+def easy_choice(cands: Sequence[Combo], can_pass: bool, rng: random.Random) -> Combo | None:
+    """A uniformly random legal play; passing is one more option when allowed."""
+    n = len(cands) + (1 if can_pass else 0)
+    if n == 0:
+        return None
+    i = rng.randrange(n)
+    return cands[i] if i < len(cands) else None
+
+
+def normal_choice(cands: Sequence[Combo]) -> Combo | None:
+    """The lowest legal play: lowest top card (by rank, then suit); at an equal top rank, more
+    cards."""
+    best: Combo | None = None
+    best_key = (1 << 30, 0, 0)
+    for c in cands:
+        top = (c[1].bit_length() - 1) >> 1
+        key = (top >> 2, -count_cards(c[1]), top)
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
+# --------------------------------------------------------------------------- hard
+
+
+def struct_mask(hand: int, s: Struct) -> int:
+    """Cards of the hand for a structure: sets take the highest cards of their rank, sequences
+    the lowest cards below their top rank and the highest at it."""
+    kind, lo, hi = s
+    if kind <= S4:
+        subs = SUBS[lo][(hand >> (8 * lo)) & 255][kind + 1]
+        return subs[-1]
+    k = 1 if kind == SEQ else 2
+    mask = 0
+    for r in range(lo, hi + 1):
+        subs = SUBS[r][(hand >> (8 * r)) & 255][k]
+        mask |= subs[-1] if r == hi else subs[0]
+    return mask
+
+
+def _struct_of(kind: ComboKind, mask: int) -> Struct:
+    hi = (mask.bit_length() - 1) >> 3
+    lo = ((mask & -mask).bit_length() - 1) >> 3
+    code = _CODE[kind]
+    return (code, lo, hi)
+
+
+_CODE = {v: k for k, v in KIND_OF.items()}
+
+
+def _beatable(ctx: Ctx, kind: ComboKind, mask: int) -> bool:
+    """Whether the cards unseen by this seat could beat the play (card counting)."""
+    most = ctx.max_opp()
+    if most < min(count_cards(mask), 4):
+        return False
+    unseen = ctx.unseen
+    t = (mask.bit_length() - 1) >> 1
+    top_rank = t >> 2
+    if kind is ComboKind.SINGLE:
+        if unseen >> (2 * (t + 1)):
+            return True
+        if top_rank != _TWO:
+            return False
+    cnt = [COUNT8[(unseen >> (8 * r)) & 255] for r in range(13)]
+    if kind is ComboKind.SINGLE:
+        pass
+    elif kind is ComboKind.SEQUENCE or kind is ComboKind.DOUBLE_SEQUENCE:
+        k = 1 if kind is ComboKind.SEQUENCE else 2
+        length = top_rank - (((mask & -mask).bit_length() - 1) >> 3) + 1
+        if most >= k * length:
+            for end in range(top_rank, 12):
+                if all(cnt[r] >= k for r in range(end - length + 1, end + 1)) and (
+                    end > top_rank or (unseen >> (2 * (t + 1))) & (255 << (8 * end)) != 0
+                ):
+                    return True
+    else:
+        k = count_cards(mask)
+        if most >= k:
+            for r in range(top_rank, 13):
+                if cnt[r] >= k and (r > top_rank or (unseen >> (2 * (t + 1))) & (255 << (8 * r))):
+                    return True
+    quad_ok, lo, hi = chop_spec(ctx.rules, kind, mask, ctx.chop_ctx)
+    if quad_ok and most >= 4 and any(c >= 4 for c in cnt):
+        return True
+    if lo <= hi and most >= 2 * lo:
+        run = 0
+        for r in range(12):
+            run = run + 1 if cnt[r] >= 2 else 0
+            if run >= lo:
+                return True
+    return False
+
+
+def _is_control(kind: ComboKind, mask: int) -> bool:
+    return kind.is_bomb or (mask.bit_length() - 1) >> 3 == _TWO
+
+
+def hard_lead(ctx: Ctx, legal: Sequence[Combo] | None = None) -> Combo:
+    """The lead of the planning player. ``legal``: the allowed leads when known (the real table);
+    ``None`` inside rollouts (every combination of the hand may lead, rules permitting)."""
+    hand, layout, rules = ctx.hand, ctx.layout, ctx.rules
+    _, plan = split_mask(hand)
+    legal_masks = None if legal is None else {c[1]: c for c in legal}
+
+    def make(s: Struct) -> Combo | None:
+        mask = struct_mask(hand, s)
+        kind = KIND_OF[s[0]]
+        if legal_masks is not None:
+            return legal_masks.get(mask)
+        if not may_lead(rules, kind, mask):
+            return None
+        return Combo(kind, mask, layout)
+
+    if len(plan) == 1:
+        c = make(plan[0])
+        if c is not None:
+            return c
+    choice: Combo | None = None
+    sure = [s for s in plan if not _beatable(ctx, KIND_OF[s[0]], struct_mask(hand, s))]
+    if sure and len(plan) - len(sure) <= 1:
+        sure.sort(key=lambda s: (-(s[2] - s[1] + 1) * (s[0] + 1), s[2]))
+        for s in sure:
+            choice = make(s)
+            if choice is not None:
+                return choice
+    weak = [s for s in plan if s not in sure] or list(plan)
+    m = ctx.min_opp()
+    if m == 1:
+        multi = [s for s in weak if s[0] != S1]
+        if multi:
+            weak = multi
+        else:
+            # only singles: lead the highest one so the last card cannot follow cheaply
+            weak = sorted(plan, key=lambda s: -s[2])
+            for s in weak:
+                choice = make(s)
+                if choice is not None:
+                    return choice
+    elif m == 2:
+        nonpair = [s for s in weak if s[0] != S2]
+        if nonpair:
+            weak = nonpair
+
+    def key(s: Struct) -> tuple[float, int, int]:
+        size = (s[2] - s[1] + 1) * (2 if s[0] == DSEQ else 1) if s[0] >= SEQ else s[0] + 1
+        return (round(struct_strength(s), 1), s[1], -size)
+
+    for s in sorted(weak, key=key):
+        choice = make(s)
+        if choice is not None:
+            return choice
+    # Fall back on the legal lead that leaves the cheapest hand.
+    cands = legal if legal is not None else _all_leads(ctx)
+    return _cheapest(hand, cands)
+
+
+def _all_leads(ctx: Ctx) -> list[Combo]:
+    from engine.combos import legal_leads
+
+    return legal_leads(ctx.hand, ctx.layout, ctx.rules.double_seq3_may_lead)
+
+
+def _cheapest(hand: int, cands: Sequence[Combo]) -> Combo:
+    best = cands[0]
+    best_key = (1e9, 0)
+    for c in cands:
+        key = (split_mask(hand - c[1])[0], (c[1].bit_length() - 1) >> 1)
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
+def hard_respond(ctx: Ctx, cands: Sequence[Combo]) -> Combo | None:
+    """The answer of the planning player to the table, or ``None`` to pass."""
+    if not cands:
+        return None
+    hand = ctx.hand
+    table = ctx.table
+    for c in cands:
+        if c[1] == hand:
+            return c
+    base = split_mask(hand)[0]
+    scored: list[tuple[float, int, Combo]] = []
+    for c in cands:
+        after = split_mask(hand - c[1])[0]
+        scored.append((after - base, (c[1].bit_length() - 1) >> 1, c))
+    scored.sort(key=lambda x: (x[0], x[1]))
+    delta, _, best = scored[0]
+    m = ctx.min_opp()
+    if table is not None:
+        table_twos = table[0] in _SETS and (table[1].bit_length() - 1) >> 3 == _TWO
+        if table_twos or table[0].is_bomb:
+            bombs = [x for x in scored if x[2][0].is_bomb]
+            if bombs:
+                return bombs[0][2]
+        if m == 1 and table[0] is ComboKind.SINGLE:
+            return max(cands, key=lambda c: c[1])
+    p = HARD
+    if m <= p["urgent"]:
+        return best
+    kind = best[0]
+    if _is_control(kind, best[1]):
+        # Keep 2s and bombs for when they win the trick and the rest of the hand follows.
+        rest = hand - best[1]
+        _, plan = split_mask(rest)
+        if _beatable(ctx, kind, best[1]):
+            return best if m <= p["ctrl_beatable_m"] else None
+        if len(plan) <= p["ctrl_plan"] or m <= p["ctrl_m"]:
+            return best
+        return None
+    if delta <= p["delta"]:
+        return best
+    return None
+
+
+HARD: dict[str, float] = {
+    "urgent": 2,
+    "ctrl_beatable_m": 3,
+    "ctrl_plan": 3,
+    "ctrl_m": 4,
+    "delta": 0.25,
+}
+"""Thresholds of the ``hard`` responses (tuned in the arena)."""
+
+
+_SETS = (ComboKind.SINGLE, ComboKind.PAIR, ComboKind.TRIPLE)
+
+
+def hard_choice(ctx: Ctx, legal: Sequence[Combo] | None, can_pass: bool) -> Combo | None:
+    """The planning player's play (``legal``: the real table's legal plays; ``None`` in rollouts,
+    where they are generated here)."""
+    if ctx.table is None:
+        if legal is not None and not legal:
+            return None
+        return hard_lead(ctx, legal)
+    if legal is None:
+        legal = legal_responses(ctx.hand, ctx.table, ctx.rules, ctx.chop_ctx)
+    choice = hard_respond(ctx, legal)
+    if choice is None and not can_pass and legal:
+        return legal[0]
+    return choice
+
+
+def beats(rules: Rules, play: Combo, table: Combo, chop_ctx: bool) -> bool:
+    return beats_mask(rules, play[0], play[1], table[0], table[1], chop_ctx)

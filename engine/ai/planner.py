@@ -1,0 +1,156 @@
+"""Hand planning on rank counts: split a hand into the fewest, strongest plays.
+
+A *structure* is a play described by ranks only: ``(kind, low_rank, high_rank)`` with ``kind`` one
+of :data:`S1` (single), :data:`S2` (pair), :data:`S3` (triple), :data:`S4` (quad), :data:`SEQ`
+(sequence) and :data:`DSEQ` (double sequence). :func:`split` finds a partition of a rank-count
+vector into structures minimising :func:`struct_cost` summed (the number of plays, less the
+"control" value of strong plays), memoised across calls: rank counts recur constantly in a game and
+in rollouts.
+"""
+
+from __future__ import annotations
+
+from engine.combos import COUNT8
+
+__all__ = [
+    "DSEQ",
+    "S1",
+    "S2",
+    "S3",
+    "S4",
+    "SEQ",
+    "Struct",
+    "counts_of",
+    "plan_cost",
+    "split",
+    "split_mask",
+    "struct_cost",
+    "struct_strength",
+]
+
+S1, S2, S3, S4, SEQ, DSEQ = 0, 1, 2, 3, 4, 5
+Struct = tuple[int, int, int]
+Counts = tuple[int, ...]
+
+_TWO = 12
+_ACE = 11
+
+_SINGLE_STRENGTH = (0, 0, 0, 0, 0, 0, 0, 0, 0.02, 0.08, 0.2, 0.4, 0.85)
+_PAIR_STRENGTH = (0, 0, 0, 0, 0, 0, 0.02, 0.05, 0.1, 0.22, 0.4, 0.65, 1.0)
+
+
+def struct_strength(s: Struct) -> float:
+    """How likely the play is to win its trick / act as a control (0 … 1)."""
+    kind, lo, hi = s
+    if kind == S1:
+        return _SINGLE_STRENGTH[hi]
+    if kind == S2:
+        return _PAIR_STRENGTH[hi]
+    if kind == S3:
+        return 1.0 if hi == _TWO else min(0.9, 0.3 + 0.05 * hi)
+    if kind == SEQ:
+        length = hi - lo + 1
+        return max(0.0, min(0.9, 0.12 * (length - 3) + 0.06 * (hi - 6)))
+    return 1.0  # quads and double sequences are bombs
+
+
+def struct_cost(s: Struct) -> float:
+    """The cost of one play in a plan: 1 less its strength, plus a small tie-break that prefers
+    shedding low cards in multi-card plays."""
+    kind, _, hi = s
+    cost = 1.0 - struct_strength(s)
+    if kind == S1 and hi < _ACE:
+        cost += 0.04 * (_ACE - hi) / _ACE
+    return cost
+
+
+_MEMO: dict[Counts, tuple[float, tuple[Struct, ...]]] = {}
+_MEMO_LIMIT = 400_000
+
+
+def counts_of(mask: int) -> Counts:
+    """The rank-count vector (13 ranks) of a count mask."""
+    return tuple(COUNT8[(mask >> (8 * r)) & 255] for r in range(13))
+
+
+def split(counts: Counts) -> tuple[float, tuple[Struct, ...]]:
+    """The cheapest partition of ``counts`` into structures: ``(cost, structures)``."""
+    hit = _MEMO.get(counts)
+    if hit is not None:
+        return hit
+    if len(_MEMO) > _MEMO_LIMIT:
+        _MEMO.clear()
+    result = _split(counts)
+    _MEMO[counts] = result
+    return result
+
+
+def plan_cost(counts: Counts) -> float:
+    return split(counts)[0]
+
+
+_BY_MASK: dict[int, tuple[float, tuple[Struct, ...]]] = {}
+
+
+def split_mask(mask: int) -> tuple[float, tuple[Struct, ...]]:
+    """:func:`split` of a count mask's rank counts, memoised by mask."""
+    hit = _BY_MASK.get(mask)
+    if hit is None:
+        if len(_BY_MASK) > _MEMO_LIMIT:
+            _BY_MASK.clear()
+        hit = _BY_MASK[mask] = split(counts_of(mask))
+    return hit
+
+
+def _split(counts: Counts) -> tuple[float, tuple[Struct, ...]]:
+    r = 0
+    while r < 13 and counts[r] == 0:
+        r += 1
+    if r == 13:
+        return (0.0, ())
+    best_cost = 1e9
+    best: tuple[Struct, ...] = ()
+    c = list(counts)
+    n = c[r]
+    # k of a kind at rank r
+    for k in range(1, min(4, n) + 1):
+        s = (k - 1, r, r)
+        c[r] = n - k
+        sub_cost, sub = split(tuple(c))
+        cost = struct_cost(s) + sub_cost
+        if cost < best_cost:
+            best_cost, best = cost, (s, *sub)
+        c[r] = n
+    if r < _ACE - 1:
+        # sequences starting at r
+        if c[r + 1] and c[r + 2]:
+            for i in range(r, r + 3):
+                c[i] -= 1
+            hi = r + 2
+            while True:
+                s = (SEQ, r, hi)
+                sub_cost, sub = split(tuple(c))
+                cost = struct_cost(s) + sub_cost
+                if cost < best_cost:
+                    best_cost, best = cost, (s, *sub)
+                if hi + 1 > _ACE or not c[hi + 1]:
+                    break
+                hi += 1
+                c[hi] -= 1
+            c = list(counts)
+        # double sequences starting at r
+        if n >= 2 and c[r + 1] >= 2 and c[r + 2] >= 2:
+            for i in range(r, r + 3):
+                c[i] -= 2
+            hi = r + 2
+            while True:
+                s = (DSEQ, r, hi)
+                sub_cost, sub = split(tuple(c))
+                cost = struct_cost(s) + sub_cost
+                if cost < best_cost:
+                    best_cost, best = cost, (s, *sub)
+                if hi + 1 > _ACE or c[hi + 1] < 2:
+                    break
+                hi += 1
+                c[hi] -= 2
+    return (best_cost, best)

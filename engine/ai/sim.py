@@ -1,0 +1,195 @@
+"""A light game model for rollouts: count-mask hands, one trick at a time, every seat played by
+the ``hard`` policy. It follows the rules that matter for the outcome (beating, chop tables and
+chop context, lock-out, going out, lead passing, both endings) and skips the rest (out-of-turn
+chops, instant wins, stakes extras).
+"""
+
+from __future__ import annotations
+
+from engine.ai.core import Ctx, hard_choice
+from engine.cards import Layout, count_cards
+from engine.combos import Combo, ComboKind
+from engine.rules import Rules
+
+__all__ = ["Sim", "utility"]
+
+_TWO = 12
+_SETS = (ComboKind.SINGLE, ComboKind.PAIR, ComboKind.TRIPLE)
+
+
+class Sim:
+    """The mutable state of one simulated game."""
+
+    __slots__ = (
+        "chop_ctx",
+        "counts",
+        "cur",
+        "direction",
+        "finished",
+        "full",
+        "hands",
+        "layout",
+        "n",
+        "opps",
+        "over",
+        "owner",
+        "passed",
+        "played",
+        "rules",
+        "steps",
+        "table",
+    )
+
+    def __init__(
+        self,
+        *,
+        hands: list[int],
+        table: Combo | None,
+        owner: int | None,
+        chop_ctx: bool,
+        passed: set[int],
+        cur: int,
+        finished: list[int],
+        played: int,
+        direction: int,
+        rules: Rules,
+        full: int,
+    ) -> None:
+        self.hands = hands
+        self.counts = [count_cards(h) for h in hands]
+        self.table = table
+        self.owner = owner
+        self.chop_ctx = chop_ctx
+        self.passed = set(passed)
+        self.cur = cur
+        self.finished = list(finished)
+        self.played = played
+        self.direction = direction
+        self.rules = rules
+        self.layout: Layout = rules.layout
+        self.n = len(hands)
+        self.full = full
+        self.over = False
+        self.steps = 0
+        self.opps: list[list[int] | None] = [None] * self.n
+
+    def ctx(self, seat: int) -> Ctx:
+        n, d, counts = self.n, self.direction, self.counts
+        opponents = self.opps[seat]
+        if opponents is None:
+            opponents = self.opps[seat] = [
+                s for s in ((seat + d * i) % n for i in range(1, n)) if counts[s]
+            ]
+        return Ctx(
+            seat=seat,
+            hand=self.hands[seat],
+            counts=counts,
+            table=self.table,
+            owner=self.owner,
+            chop_ctx=self.chop_ctx,
+            unseen=self.full - self.hands[seat] - self.played,
+            opponents=opponents,
+            rules=self.rules,
+            layout=self.layout,
+        )
+
+    def act(self, seat: int, play: Combo | None) -> None:
+        """Apply a play (or a pass, ``None``) by the current seat and move the turn on."""
+        self.steps += 1
+        if play is None:
+            self.passed.add(seat)
+        else:
+            table = self.table
+            if table is not None and play[0].is_bomb and (
+                table[0].is_bomb
+                or (table[0] in _SETS and (table[1].bit_length() - 1) >> 3 == _TWO)
+            ):
+                self.chop_ctx = True
+            self.table = play
+            self.owner = seat
+            mask = play[1]
+            self.hands[seat] -= mask
+            self.played += mask
+            self.counts[seat] -= count_cards(mask)
+            if not self.rules.pass_locks_out:
+                self.passed.clear()
+            if not self.hands[seat]:
+                self.opps = [None] * self.n
+                self.finished.append(seat)
+                if self.rules.end == "first_out":
+                    self.over = True
+                    return
+                holders = [s for s in range(self.n) if self.counts[s]]
+                if len(holders) <= 1:
+                    self.finished.extend(holders)
+                    self.over = True
+                    return
+        self._advance(seat)
+
+    def _advance(self, seat: int) -> None:
+        n, d, counts, owner, passed = self.n, self.direction, self.counts, self.owner, self.passed
+        s = seat
+        for _ in range(n - 1):
+            s = (s + d) % n
+            if s == owner:
+                break
+            if counts[s] and s not in passed:
+                self.cur = s
+                return
+        # The trick is over: its last player leads, or the next holder after them.
+        lead = owner if owner is not None else seat
+        while not counts[lead]:
+            lead = (lead + d) % n
+        self.table = None
+        self.owner = None
+        self.chop_ctx = False
+        self.passed.clear()
+        self.cur = lead
+
+    def run(self, me: int, limit: int = 4000) -> None:
+        """Play on with ``hard`` everywhere until ``me`` has a place or the game is over."""
+        while not self.over and self.counts[me] and self.steps < limit:
+            seat = self.cur
+            ctx = self.ctx(seat)
+            play = hard_choice(ctx, None, self.table is not None)
+            self.act(seat, play)
+
+
+def utility(sim: Sim, me: int, first_bonus: float = 0.0) -> float:
+    """What the final (or partial) result is worth to ``me`` under the rules' scoring."""
+    n = sim.n
+    rules = sim.rules
+    finished = sim.finished
+    if rules.end == "first_out" or sim.over:
+        if finished and rules.end == "first_out":
+            winner = finished[0]
+            d = sim.direction
+            order = [(winner + d * i) % n for i in range(1, n)]
+            rest = sorted(order, key=lambda s: (sim.counts[s], order.index(s)))
+            places = [winner, *rest]
+        else:
+            places = finished + [s for s in range(n) if s not in finished]
+    else:
+        places = finished + [s for s in range(n) if s not in finished]
+    place = places.index(me) + 1 if me in places else n
+    if me not in finished and not sim.over:
+        # Unfinished rollout: rank me among the seats still holding cards by count.
+        place = len(finished) + 1 + sum(
+            1 for s in range(n) if s not in finished and s != me and sim.counts[s] < sim.counts[me]
+        )
+    bonus = first_bonus if place == 1 else 0.0
+    scoring = rules.scoring
+    if scoring == "loser_pays":
+        return bonus + (-(n - 1.0) if place == n else 1.0)
+    if scoring == "pot":
+        return bonus + (n - 1.0 if place == 1 else -1.0)
+    if scoring == "cards_left" and rules.end == "first_out":
+        if place == 1:
+            return bonus + float(sum(sim.counts[s] for s in range(n) if s != me))
+        return -float(sim.counts[me])
+    half = n // 2
+    if place <= half:
+        return bonus + float(half - place + 1)
+    if place > n - half:
+        return -float(half - (n - place + 1) + 1)
+    return 0.0

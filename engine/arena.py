@@ -1,0 +1,258 @@
+"""Pit computer players against each other: ``python -m engine.arena``.
+
+    python -m engine.arena --seats expert,hard,hard,hard --games 2000 --rules southern --seed 1
+
+Game ``i`` is dealt from seed ``(seed, i)`` and rotates the players by ``i`` seats, so every player
+sits in every seat equally often. Games run in parallel processes. For each player the arena
+prints its first-place share, mean place and mean chips per game under the rules' scoring (stake
+1), each with a 95% confidence interval, and the mean and 95th percentile of its decision time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from engine.ai import LEVELS, choose_returns, decide
+from engine.game import Game
+from engine.rules import Rules
+
+__all__ = ["ArenaResult", "PlayerStats", "chips_for", "main", "play_game", "run_arena"]
+
+
+def chips_for(game: Game) -> list[float]:
+    """Chips won or lost by each seat at stake 1 under the rules' scoring, extras included
+    (:func:`engine.settle.settle`, uncapped); the plain scheme if settling is unavailable."""
+    try:
+        from engine.settle import settle
+    except ImportError:  # pragma: no cover - settle ships with the engine
+        return _scheme_chips(game)
+    net = settle(game, stake=1, balances=[None] * game.seat_count).owed_net
+    return [float(net[s]) for s in range(game.seat_count)]
+
+
+def _scheme_chips(game: Game) -> list[float]:
+    outcome = game.outcome
+    n = game.seat_count
+    out = [0.0] * n
+    if outcome is None:
+        return out
+    places = outcome.places
+    rules = game.rules
+    if outcome.multiplier is not None:
+        w = places[0]
+        for s in range(n):
+            if s != w:
+                out[s] -= outcome.multiplier
+                out[w] += outcome.multiplier
+        return out
+    if rules.scoring == "loser_pays":
+        last = places[-1]
+        for s in range(n):
+            if s != last:
+                out[s] += 1
+                out[last] -= 1
+    elif rules.scoring == "pot":
+        for s in range(n):
+            out[s] -= 1
+        out[places[0]] += n
+    elif rules.scoring == "cards_left" and rules.end == "first_out":
+        w = places[0]
+        left = outcome.cards_left or [0] * n
+        for s in range(n):
+            if s != w:
+                out[s] -= left[s]
+                out[w] += left[s]
+    else:
+        half = n // 2
+        for k in range(1, half + 1):
+            units = half - k + 1
+            out[places[k - 1]] += units
+            out[places[n - k]] -= units
+    return out
+
+
+@dataclass
+class GameRecord:
+    places: list[int]  # per player index: 1 = first
+    chips: list[float]  # per player index
+    times: list[list[float]] = field(default_factory=list)  # per player index: ms per decision
+
+
+def play_game(
+    levels: Sequence[str],
+    rules: Rules,
+    seed: int,
+    rotation: int,
+    budget_ms: int | None = None,
+) -> GameRecord:
+    """Play one game; player ``p`` sits in seat ``(p + rotation) % n``."""
+    n = len(levels)
+    seat_level = [""] * n
+    player_of = [0] * n
+    for p in range(n):
+        s = (p + rotation) % n
+        seat_level[s] = levels[p]
+        player_of[s] = p
+    game = Game.new(rules, n, seed=seed)
+    times: list[list[float]] = [[] for _ in range(n)]
+    step = 0
+    while game.phase == "exchange":
+        for s, _k in game.pending_returns.items():
+            game.return_cards(s, choose_returns(game, s, seat_level[s]))
+            break
+    while not game.is_over:
+        step += 1
+        seat = game.current
+        assert seat is not None
+        t0 = time.perf_counter()
+        cards = decide(game, seat, seat_level[seat], seed=seed * 7919 + step, budget_ms=budget_ms)
+        times[player_of[seat]].append((time.perf_counter() - t0) * 1000.0)
+        if cards is None:
+            game.pass_turn(seat)
+        else:
+            game.play(seat, cards)
+        if rules.chop_after_pass and not game.is_over and game.table is not None:
+            for other in game.has_out_of_turn_chop():
+                chop = decide(game, other, seat_level[other], seed=seed * 7919 + step)
+                if chop is not None:
+                    game.play(other, chop)
+                    break
+    outcome = game.outcome
+    assert outcome is not None
+    chips = chips_for(game)
+    places = [0] * n
+    pchips = [0.0] * n
+    for place, s in enumerate(outcome.places, 1):
+        places[player_of[s]] = place
+        pchips[player_of[s]] = chips[s]
+    return GameRecord(places, pchips, times)
+
+
+def _worker(args: tuple[list[str], str, int, list[int], int | None]) -> list[GameRecord]:
+    levels, rules_json, seed, indexes, budget_ms = args
+    rules = Rules.model_validate_json(rules_json)
+    n = len(levels)
+    return [
+        play_game(levels, rules, seed * 1_000_003 + i, i % n, budget_ms) for i in indexes
+    ]
+
+
+@dataclass
+class PlayerStats:
+    label: str
+    first: float
+    first_ci: float
+    place: float
+    place_ci: float
+    chips: float
+    chips_ci: float
+    ms_mean: float
+    ms_p95: float
+
+
+@dataclass
+class ArenaResult:
+    games: int
+    players: list[PlayerStats]
+    seconds: float
+
+    def table(self) -> str:
+        lines = [
+            f"{self.games} games, {self.seconds:.1f} s",
+            "| player | first place | mean place | chips/game | ms mean | ms p95 |",
+            "|---|---|---|---|---|---|",
+        ]
+        for p in self.players:
+            lines.append(
+                f"| {p.label} | {100 * p.first:.1f}% ± {100 * p.first_ci:.1f} "
+                f"| {p.place:.2f} ± {p.place_ci:.2f} | {p.chips:+.2f} ± {p.chips_ci:.2f} "
+                f"| {p.ms_mean:.2f} | {p.ms_p95:.2f} |"
+            )
+        return "\n".join(lines)
+
+
+def _mean_ci(xs: Sequence[float]) -> tuple[float, float]:
+    n = len(xs)
+    if n == 0:
+        return (0.0, 0.0)
+    m = sum(xs) / n
+    if n < 2:
+        return (m, 0.0)
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return (m, 1.96 * math.sqrt(var / n))
+
+
+def run_arena(
+    levels: Sequence[str],
+    games: int,
+    rules: Rules,
+    seed: int = 1,
+    workers: int = 2,
+    budget_ms: int | None = None,
+) -> ArenaResult:
+    """Play ``games`` games and summarise them per player."""
+    for level in levels:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+    t0 = time.perf_counter()
+    levels = list(levels)
+    rules_json = rules.model_dump_json()
+    chunks = max(1, min(games, workers * 8))
+    parts = [list(range(i, games, chunks)) for i in range(chunks)]
+    jobs = [(levels, rules_json, seed, part, budget_ms) for part in parts if part]
+    records: list[GameRecord] = []
+    if workers <= 1:
+        for job in jobs:
+            records += _worker(job)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for out in pool.map(_worker, jobs):
+                records += out
+    stats: list[PlayerStats] = []
+    for p, level in enumerate(levels):
+        firsts = [1.0 if r.places[p] == 1 else 0.0 for r in records]
+        places = [float(r.places[p]) for r in records]
+        chips = [r.chips[p] for r in records]
+        times = sorted(t for r in records for t in r.times[p])
+        f, fci = _mean_ci(firsts)
+        pl, plci = _mean_ci(places)
+        c, cci = _mean_ci(chips)
+        ms_mean = sum(times) / len(times) if times else 0.0
+        ms_p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+        stats.append(PlayerStats(f"{p}:{level}", f, fci, pl, plci, c, cci, ms_mean, ms_p95))
+    return ArenaResult(len(records), stats, time.perf_counter() - t0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.arena",
+                                     description="Pit computer players against each other.")
+    parser.add_argument("--seats", default="expert,hard,hard,hard",
+                        help="comma-separated levels, one per player (2 to 8)")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--rules", default="southern", help="preset name")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--budget-ms", type=int, default=None,
+                        help="expert time budget per decision (default 100)")
+    args = parser.parse_args(argv)
+    levels = [s.strip() for s in args.seats.split(",") if s.strip()]
+    if not 2 <= len(levels) <= 8:
+        parser.error("between 2 and 8 seats")
+    try:
+        rules = Rules.preset(args.rules)
+        result = run_arena(levels, args.games, rules, args.seed, args.workers, args.budget_ms)
+    except ValueError as error:
+        parser.error(str(error))
+    print(f"rules {args.rules}, seats {','.join(levels)}, seed {args.seed}")
+    print(result.table())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

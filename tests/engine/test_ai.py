@@ -1,0 +1,226 @@
+"""Computer players: legal plays under every preset, information hiding, determinism, arena."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import Game, Rules
+from engine.ai import LEVELS, choose, choose_returns, decide, decide_json, hint, observe
+from engine.arena import play_game, run_arena
+from engine.events import Played
+
+PRESETS = ["southern", "pagat", "vc", "online"]
+
+
+def _play(game: Game, levels: list[str], seed: int, budget_ms: int | None = None) -> Game:
+    """Play to the end, checking every decision (and every out-of-turn chop) is accepted."""
+    step = 0
+    while game.phase == "exchange":
+        for s in list(game.pending_returns):
+            cards = choose_returns(game, s, levels[s])
+            assert game.can_return(s, cards)
+            game.return_cards(s, cards)
+    while not game.is_over:
+        step += 1
+        assert step < 2000
+        seat = game.current
+        assert seat is not None
+        cards = decide(game, seat, levels[seat], seed=seed + step, budget_ms=budget_ms)
+        if cards is None:
+            assert game.can_pass(seat), "passed when leading"
+            game.pass_turn(seat)
+        else:
+            assert game.can_play(seat, cards), (levels[seat], cards)
+            game.play(seat, cards)
+        if game.rules.chop_after_pass and not game.is_over:
+            for other in game.has_out_of_turn_chop():
+                chop = decide(game, other, levels[other], seed=seed, budget_ms=budget_ms)
+                if chop is not None:
+                    assert game.can_play(other, chop)
+                    game.play(other, chop)
+                    break
+    return game
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_levels_play_legally_under_every_preset(preset: str, level: str) -> None:
+    rules = Rules.preset(preset)
+    rng = random.Random(f"{preset}{level}")
+    for i in range(60):
+        n = rng.choice([2, 3, 4, 4, 4])
+        levels = [level] + [rng.choice(["easy", "normal", "hard"]) for _ in range(n - 1)]
+        _play(Game.new(rules, n, seed=rng.randrange(10**9)), levels, seed=i)
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_two_decks_three_players_17_and_options(level: str) -> None:
+    base = Rules()
+    variants = [
+        (base, 6),
+        (base, 8),
+        (base.model_copy(update={"three_player_17": True}), 3),
+        (base.model_copy(update={"pass_locks_out": False}), 4),
+        (base.model_copy(update={"bombs_need_chop_context": True}), 4),
+        (Rules.preset("online").model_copy(update={"double_seq3_may_lead": False}), 5),
+    ]
+    for i, (rules, n) in enumerate(variants * 4):
+        _play(Game.new(rules, n, seed=1000 + i), [level] * n, seed=i)
+
+
+def test_card_exchange_returns_and_next_games() -> None:
+    rules = Rules().model_copy(update={"card_exchange": True})
+    game = _play(Game.new(rules, 4, seed=7), ["hard", "normal", "easy", "hard"], seed=1)
+    for i in range(4):
+        game = Game.next(game, seed=100 + i)
+        assert game.phase in ("exchange", "over")
+        _play(game, ["hard", "normal", "easy", "expert"], seed=i, budget_ms=3)
+
+
+def test_expert_plays_legally_with_a_tiny_budget() -> None:
+    for preset in PRESETS:
+        rules = Rules.preset(preset)
+        for i in range(2):
+            _play(Game.new(rules, 4, seed=50 + i), ["expert", "hard", "normal", "expert"],
+                  seed=i, budget_ms=3)
+
+
+def _midgame(seed: int, actions: int) -> tuple[Game, list[tuple[int, list[str] | None]]]:
+    rules = Rules().model_copy(update={"instant_wins": False})
+    game = Game.new(rules, 4, seed=seed)
+    log: list[tuple[int, list[str] | None]] = []
+    for step in range(actions):
+        if game.is_over:
+            break
+        seat = game.current
+        assert seat is not None
+        cards = decide(game, seat, "hard", seed=step)
+        if cards is None:
+            game.pass_turn(seat)
+            log.append((seat, None))
+        else:
+            game.play(seat, cards)
+            log.append((seat, [c.code for c in cards]))
+    return game, log
+
+
+def _reshuffled(game: Game, seat: int, log: list[tuple[int, list[str] | None]],
+                rng: random.Random) -> Game:
+    """The same game for ``seat``: its hand and the public actions are kept, the other seats'
+    unplayed cards are dealt among them again (same counts)."""
+    dealt = [list(h) for h in game.events[0].hands]  # type: ignore[union-attr]
+    played = {s: [c for e in game.events if isinstance(e, Played) and e.seat == s
+                  for c in e.cards] for s in range(4)}
+    hidden = [c for s in range(4) if s != seat for c in game.hand(s)]
+    rng.shuffle(hidden)
+    hands: list[list[object]] = []
+    for s in range(4):
+        if s == seat:
+            hands.append(list(dealt[s]))
+            continue
+        k = len(game.hand(s))
+        hands.append(played[s] + hidden[:k])
+        hidden = hidden[k:]
+    other = Game.new(game.rules, 4, hands=hands)  # type: ignore[arg-type]
+    for s, cards in log:
+        if cards is None:
+            other.pass_turn(s)
+        else:
+            other.play(s, cards)
+    return other
+
+
+@pytest.mark.parametrize("seed", [3, 11, 12])
+def test_decisions_depend_only_on_the_observation(seed: int) -> None:
+    game, log = _midgame(seed, 14)
+    if game.is_over:
+        pytest.skip("game ended early")
+    seat = game.current
+    assert seat is not None
+    other = _reshuffled(game, seat, log, random.Random(seed))
+    assert [other.hand(s) for s in range(4)] != [game.hand(s) for s in range(4)]
+    assert observe(game, seat) == observe(other, seat)
+    for level in LEVELS:
+        a = decide(game, seat, level, seed=5, budget_ms=10)
+        b = decide(other, seat, level, seed=5, budget_ms=10)
+        assert a == b, level
+    assert hint(observe(game, seat)) == hint(observe(other, seat))
+
+
+def test_observation_hides_other_hands() -> None:
+    game, _ = _midgame(4, 6)
+    obs = observe(game, 1)
+    assert all(not hasattr(e, "hands") for e in obs.log)
+    assert obs.hand == tuple(game.hand(1))
+    assert obs.counts == tuple(len(game.hand(s)) for s in range(4))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_decisions_are_deterministic_under_a_seed(level: str) -> None:
+    for seed in range(3):
+        game, _ = _midgame(20 + seed, 5)
+        seat = game.current
+        assert seat is not None
+        first = decide(game, seat, level, seed=42, budget_ms=10)
+        assert all(decide(game, seat, level, seed=42, budget_ms=10) == first for _ in range(2))
+        js = decide_json(game.to_json(), seat, level, 42)
+        if level != "expert":
+            assert js == (None if first is None else [c.code for c in first])
+    rules = Rules()
+    one = play_game(["expert", "hard", "normal", "easy"], rules, 9, 1, budget_ms=3)
+    two = play_game(["expert", "hard", "normal", "easy"], rules, 9, 1, budget_ms=3)
+    assert (one.places, one.chips) == (two.places, two.chips)
+
+
+def test_hint_is_legal_or_pass() -> None:
+    game = Game.new(Rules(), 4, seed=8)
+    while not game.is_over:
+        seat = game.current
+        assert seat is not None
+        obs = observe(game, seat)
+        combo = hint(obs)
+        if combo is None:
+            assert obs.can_pass
+            game.pass_turn(seat)
+        else:
+            assert game.can_play(seat, combo.cards)
+            game.play(seat, combo.cards)
+
+
+def test_choose_rejects_an_unknown_level() -> None:
+    game = Game.new(Rules(), 4, seed=1)
+    with pytest.raises(ValueError, match="unknown level"):
+        choose(observe(game, 0), "grandmaster")
+
+
+def test_arena_smoke() -> None:
+    result = run_arena(["hard", "normal", "easy", "expert"], games=4, rules=Rules(), seed=2,
+                       workers=1, budget_ms=3)
+    assert result.games == 4
+    assert abs(sum(p.first for p in result.players) - 1.0) < 1e-9
+    assert abs(sum(p.chips for p in result.players)) < 1e-9
+    assert "first place" in result.table()
+
+
+def test_history_of_hard_opponents_is_reproduced_by_their_true_hands() -> None:
+    from engine.ai.core import full_mask
+    from engine.ai.search import DealSampler, _match, history
+
+    game, _ = _midgame(31, 20)
+    if game.is_over:
+        pytest.skip("game ended early")
+    me = game.current
+    assert me is not None
+    obs = observe(game, me)
+    hist = history(obs.log, obs.counts, me, obs.rules, 40)
+    assert hist
+    true = [obs.layout.to_mask(game.hand(s)) for s in range(4)]
+    assert all(_match(d, true[d.seat], 4, 1, obs.rules, full_mask(1)) for d in hist)
+    groups = {s: [] for s in range(4) if s != me}
+    base = list(true)
+    base[me] = true[me]
+    sampler = DealSampler(groups=groups, base=base, hist=hist, rng=random.Random(1), n=4,
+                          direction=1, rules=obs.rules, full=full_mask(1))
+    assert all(sampler.flags)
