@@ -27,7 +27,13 @@ async def run_bot(settings: Settings) -> int:
     )
     log.info("store open at %s", settings.DATABASE_PATH)
     executor = ProcessPoolExecutor(max_workers=1)  # expert players search off the event loop
-    bot = TienLenBot(settings, store, executor=executor)
+    bot = TienLenBot(
+        settings,
+        store,
+        executor=executor,
+        ai_delay=settings.AI_DELAY_SECONDS,
+        board_interval=settings.BOARD_EDIT_INTERVAL,
+    )
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

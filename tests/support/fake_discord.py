@@ -570,6 +570,9 @@ class FakeDiscord:
         self.injected_429 = 0
         self.injected_500 = 0
         self._forced: dict[str, list[int]] = {}
+        # Called with each message right after it is created or edited (load harnesses watch
+        # boards this way instead of polling).
+        self.message_listeners: list[Callable[[StoredMessage], None]] = []
 
         # Gateway state
         self._sessions: dict[str, _Session] = {}
@@ -1340,11 +1343,13 @@ class FakeDiscord:
         *,
         channel: FakeChannel | str | int | None = None,
         values: list[str] | None = None,
+        unchecked: bool = False,
     ) -> InteractionHandle:
         """Dispatch a component interaction (type 3) on a stored message, as ``user``.
 
         The message must exist and be visible to the user; in strict mode the component must be
-        on it and enabled. ``values`` makes it a select-menu submission."""
+        on it and enabled. ``values`` makes it a select-menu submission. ``unchecked`` sends a
+        custom id even when the message does not show it (a modified client; harness shortcuts)."""
         u = self.user(user)
         mid = message_id.id if isinstance(message_id, StoredMessage) else int(message_id)
         stored = self.messages.get(mid)
@@ -1353,7 +1358,7 @@ class FakeDiscord:
         if not stored.visible_to(u.id):
             raise PermissionError(f"message {mid} is ephemeral for someone else than {u.username}")
         comp = stored.find_component(custom_id)
-        if comp is None and self.strict:
+        if comp is None and self.strict and not unchecked:
             raise LookupError(f"no component {custom_id!r} on message {mid}: {stored.custom_ids()}")
         if comp is not None and comp.get("disabled") and self.strict:
             raise PermissionError(f"component {custom_id!r} on message {mid} is disabled")
@@ -1760,6 +1765,7 @@ class FakeDiscord:
             interaction_id=interaction.id if interaction is not None else None,
         )
         self.messages[mid] = stored
+        self._notify(stored)
         if ephemeral_user is None:
             event = dict(data)
             event["member"] = self.guilds[channel.guild_id].member_payload(
@@ -1794,10 +1800,23 @@ class FakeDiscord:
         data["edited_timestamp"] = _iso()
         stored.edit_count += 1
         stored.updated_at = time.perf_counter()
+        self._notify(stored)
         if not stored.ephemeral:
             event = dict(data)
             self.dispatch("MESSAGE_UPDATE", event, intent=INTENT_GUILD_MESSAGES)
         return stored
+
+    def _notify(self, stored: StoredMessage) -> None:
+        for listener in self.message_listeners:
+            try:
+                listener(stored)
+            except Exception:
+                log.exception("fake discord: message listener failed")
+                self.errors.append("message listener failed")
+
+    def forget_message(self, message_id: int) -> None:
+        """Drop a stored message (a harness dismissing old ephemerals keeps memory bounded)."""
+        self.messages.pop(int(message_id), None)
 
     def _delete_message(self, stored: StoredMessage) -> None:
         stored.deleted = True
