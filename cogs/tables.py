@@ -30,7 +30,7 @@ from engine.errors import NotYourTurn
 log = logging.getLogger("cogs.tienlen")
 
 AI_LEVELS = ("easy", "normal", "hard", "expert")
-LOBBY_LEVELS = ("easy", "normal", "hard")
+LOBBY_LEVELS = AI_LEVELS  # PRODUCT.md names easy, normal, hard; expert is the strongest extra
 BOMBS = {ComboKind.QUAD, ComboKind.DOUBLE_SEQUENCE}
 BOARD_MAX_AGE = timedelta(minutes=50)
 MAX_TIMEOUTS = 2

@@ -63,6 +63,15 @@ async def _reply(interaction: discord.Interaction[Any], text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
+def _unheld(payload: dict[str, Any]) -> dict[str, Any]:
+    """For an ephemeral send: every button is a DynamicItem, dispatched from its custom id, so
+    nothing needs the View object afterwards. discord.py keeps an ephemeral View whose timeout is
+    None alive for 15 minutes (a timer per message: memory grew with every `My hand`); a short
+    timeout lets it go. The buttons keep working (the dynamic items stay registered)."""
+    payload["view"].timeout = 1.0
+    return payload
+
+
 def answers_table_errors(func: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None]]:
     """Turn a command's `TableError` into a private sentence (a refusal, not a fault)."""
 
@@ -268,8 +277,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 if live.seat_of(user.id) is None:
                     raise TableError("Only seated players can add computer players.")
                 await interaction.response.send_message(
-                    "Choose the computer player's level:", view=render.ai_levels(live),
-                    ephemeral=True)
+                    "Choose the computer player's level:",
+                    **_unheld({"view": render.ai_levels(live)}), ephemeral=True)
                 return
             elif action == "start":
                 await self.service.start(live, user.id)
@@ -319,8 +328,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
         if live.phase != "playing" or live.game is None:
             raise TableError("No game is in progress at this table.")
         await self.service.reclaim(live, interaction.user.id)
-        await interaction.response.send_message(
-            ephemeral=True, **render.hand(self.service, live, seat, 0))
+        payload = render.hand(self.service, live, seat, 0)
+        await interaction.response.send_message(ephemeral=True, **_unheld(payload))
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,
                              version: int, mask: int, op: str) -> None:
@@ -333,10 +342,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 raise TableError("This game is over.")
             game = live.game
             note = None
-            if op.startswith("c"):
-                mask ^= 1 << int(op[1:])
-            elif op == "clear":
+            if op == "clear":  # before the card ops: "clear" starts with "c" too
                 mask = 0
+            elif op.startswith("c") and op[1:].isdigit():
+                mask ^= 1 << int(op[1:])
             elif op == "hint":
                 mask, note = self._hint(live, seat)
             elif op in ("play", "pass"):
@@ -350,7 +359,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         except TableError as error:
             await _reply(interaction, str(error))
         except Exception:
-            kind = "card" if op.startswith("c") else op  # a card code would reveal the hand
+            kind = "card" if op[1:].isdigit() else op  # a card code would reveal the hand
             log.exception("table %s: hand button %r failed", table_id, kind)
             await _reply(interaction, "Something went wrong; nothing was changed.")
 
