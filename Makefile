@@ -22,7 +22,7 @@ run: $(VENV)/.run-installed
 
 test: $(VENV)/.test-installed
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict engine data
+	$(BIN)/mypy --strict engine data cogs bot
 	$(BIN)/pytest -q --cov --cov-report=term:skip-covered
 
 bench: $(VENV)/.test-installed

@@ -14,7 +14,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -401,8 +401,8 @@ class TableService:
             game = Game.next(previous, seed=seed)
         else:
             game = Game.new(rules, ids, seed=seed)
-        previous = (live.game, live.game_id, live.game_version, live.afk, live.auto,
-                    live.deadline, live.phase, live.results)
+        saved = (live.game, live.game_id, live.game_version, live.afk, live.auto,
+                 live.deadline, live.phase, live.results)
         live.game = game
         live.afk = [0] * len(seats)
         live.auto = [False] * len(seats)
@@ -423,7 +423,7 @@ class TableService:
             )
         except StoreError as error:
             (live.game, live.game_id, live.game_version, live.afk, live.auto,
-             live.deadline, live.phase, live.results) = previous
+             live.deadline, live.phase, live.results) = saved
             raise TableError(str(error)) from None
         live.game_id = record.id
         live.game_version = record.version
@@ -580,9 +580,8 @@ class TableService:
                 task.cancel()
             setattr(live, name, None)
 
-    def _spawn(self, coro: Awaitable[None], name: str) -> asyncio.Task[None]:
-        task: asyncio.Task[None] = asyncio.ensure_future(coro)  # type: ignore[assignment]
-        task.set_name(name)
+    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro, name=name)
         task.add_done_callback(_log_task)
         return task
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Literal, ParamSpec
 
 import discord
@@ -72,7 +72,9 @@ def _unheld(payload: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def answers_table_errors(func: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None]]:
+def answers_table_errors(
+    func: Callable[P, Coroutine[Any, Any, None]],
+) -> Callable[P, Coroutine[Any, Any, None]]:
     """Turn a command's `TableError` into a private sentence (a refusal, not a fault)."""
 
     @functools.wraps(func)
@@ -122,7 +124,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         old = live.table.board_message_id
         if old is not None and not self.service.board_needs_repost(live):
             try:
-                await channel.get_partial_message(old).edit(**payload)  # type: ignore[attr-defined]
+                await channel.get_partial_message(old).edit(**payload)
                 return
             except discord.NotFound:
                 pass
@@ -133,7 +135,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         await self.service.set_board_message(live, message.id)
         if old is not None:
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).edit(  # type: ignore[attr-defined]
+                await channel.get_partial_message(old).edit(
                     content="This table's board moved to a newer message below.", embed=None,
                     view=None)
 

@@ -15,9 +15,11 @@ if TYPE_CHECKING:
 
 
 def _cog(interaction: discord.Interaction[Any]) -> TienLenCog:
+    from ._cog import TienLenCog
+
     cog = interaction.client.get_cog("TienLen")
-    assert cog is not None, "the TienLen cog is not loaded"
-    return cog  # type: ignore[return-value]
+    assert isinstance(cog, TienLenCog), "the TienLen cog is not loaded"
+    return cog
 
 
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
