@@ -36,6 +36,15 @@ def people(world: Any, n: int) -> list[Any]:
     return [world.guild.add_member(world.env.create_user(f"p{i}")) for i in range(n)]
 
 
+async def started(world: Any, n: int, **options: Any) -> tuple[list[Any], dict[int, Any], Live]:
+    """n people at one table (the first hosts), the game started by the host."""
+    ps = people(world, n)
+    live = await open_table(world, ps[0], **options)
+    await seat_people(world, ps[1:])
+    await ps[0].click(board(world), label="Start")
+    return ps, {p.id: p for p in ps}, live
+
+
 async def finish(world: Any, live: Live, by_id: dict[int, Any], limit: int = 400) -> None:
     for step in range(limit):
         if live.phase != "playing":
@@ -136,11 +145,7 @@ async def test_rejections_are_private_sentences(world: Any) -> None:
 
 
 async def test_stale_hand_message_changes_nothing(world: Any) -> None:
-    ps = people(world, 2)
-    by_id = {p.id: p for p in ps}
-    live = await open_table(world, ps[0])
-    await seat_people(world, ps[1:])
-    await ps[0].click(board(world), label="Start")
+    _ps, by_id, live = await started(world, 2)
     game = live.game
     assert game is not None
     seat = game.current
@@ -167,10 +172,7 @@ async def test_stale_hand_message_changes_nothing(world: Any) -> None:
 async def test_double_click_and_simultaneous_presses_apply_at_most_once(world: Any) -> None:
     """SimCord refuses overlapping clicks, so the presses race at the service the callbacks call
     (the wire-level version races real clicks through the loopback fake)."""
-    ps = people(world, 2)
-    live = await open_table(world, ps[0])
-    await seat_people(world, ps[1:])
-    await ps[0].click(board(world), label="Start")
+    _ps, _, live = await started(world, 2)
     game = live.game
     assert game is not None
     seat = game.current
@@ -199,11 +201,7 @@ async def test_double_click_and_simultaneous_presses_apply_at_most_once(world: A
 
 async def test_hand_privacy(world: Any, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
-    ps = people(world, 3)
-    by_id = {p.id: p for p in ps}
-    live = await open_table(world, ps[0])
-    await seat_people(world, ps[1:])
-    await ps[0].click(board(world), label="Start")
+    ps, by_id, live = await started(world, 3)
     for step in range(12):
         await take_turn(world, live, by_id, prefer_pass=step % 4 == 1)
         for p in ps:
@@ -283,11 +281,7 @@ def seat_events(game: Any, seat: int) -> list[Any]:
 
 
 async def test_turn_clock_auto_lead_auto_pass_takeover_and_reclaim(world: Any) -> None:
-    ps = people(world, 2)
-    by_id = {p.id: p for p in ps}
-    live = await open_table(world, ps[0], turn_seconds=30)
-    await seat_people(world, ps[1:])
-    await ps[0].click(board(world), label="Start")
+    _ps, by_id, live = await started(world, 2, turn_seconds=30)
     game = live.game
     assert game is not None
     a = game.current
@@ -323,11 +317,7 @@ async def test_turn_clock_auto_lead_auto_pass_takeover_and_reclaim(world: Any) -
 
 
 async def test_restart_mid_game_old_buttons_finish_it(world: Any) -> None:
-    ps = people(world, 2)
-    by_id = {p.id: p for p in ps}
-    live = await open_table(world, ps[0], stake=7)
-    await seat_people(world, ps[1:])
-    await ps[0].click(board(world), label="Start")
+    ps, by_id, live = await started(world, 2, stake=7)
     for _ in range(3):
         await take_turn(world, live, by_id)
     game = live.game
@@ -353,11 +343,7 @@ async def test_restart_mid_game_old_buttons_finish_it(world: Any) -> None:
 
 
 async def test_play_again_winner_leads_and_stats(world: Any) -> None:
-    ps = people(world, 2)
-    by_id = {p.id: p for p in ps}
-    live = await open_table(world, ps[0], stake=4)
-    await seat_people(world, ps[1:])
-    await ps[0].click(board(world), label="Start")
+    ps, by_id, live = await started(world, 2, stake=4)
     await finish(world, live, by_id)
     first = live.game
     assert first is not None
@@ -428,11 +414,7 @@ async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
 
 async def test_passed_player_and_play_that_does_not_beat(world: Any) -> None:
     world.bot.tables._rng = random.Random(2)  # a fixed deal for a repeatable scenario
-    ps = people(world, 3)
-    by_id = {p.id: p for p in ps}
-    live = await open_table(world, ps[0], seats=3)
-    await seat_people(world, ps[1:])
-    await ps[0].click(board(world), label="Start")
+    _ps, by_id, live = await started(world, 3, seats=3)
     game = live.game
     assert game is not None
     await take_turn(world, live, by_id)  # A leads
@@ -484,11 +466,7 @@ async def test_daily_again_after_24_hours(world: Any) -> None:
 
 
 async def test_leaderboard_by_wins_and_win_rate(world: Any) -> None:
-    ps = people(world, 2)
-    by_id = {p.id: p for p in ps}
-    live = await open_table(world, ps[0])
-    await seat_people(world, ps[1:])
-    await ps[0].click(board(world), label="Start")
+    ps, by_id, live = await started(world, 2)
     await finish(world, live, by_id)
     assert live.game is not None
     assert live.game.outcome is not None
