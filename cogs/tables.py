@@ -40,6 +40,15 @@ class TableError(Exception):
     """A refusal a player can read; nothing changed."""
 
 
+class ShortOfChips(TableError):
+    """A game cannot start: these seated people hold less than one stake (user id -> chips)."""
+
+    def __init__(self, message: str, short: dict[int, int], stake: int) -> None:
+        super().__init__(message)
+        self.short = short
+        self.stake = stake
+
+
 class Publisher(Protocol):
     """What the Discord side provides: put the board of a table on screen."""
 
@@ -384,15 +393,21 @@ class TableService:
             raise TableError("At least two seats must be filled to start.")
         rules = live.rules
         stake = live.table.stake
+        short: dict[int, int] = {}
         for seat in seats:
             if seat.user_id is None:
                 continue
             chips = await self.store.ensure_player(live.table.guild_id, seat.user_id)
             if chips < stake:
-                raise TableError(
-                    f"{seat.name} holds {chips} chips, less than the stake of {stake}: "
-                    "they need `/daily` or must leave before the game can start."
-                )
+                short[seat.user_id] = chips
+        if short:
+            names = ", ".join(f"<@{user}>" for user in short)
+            raise ShortOfChips(
+                f"The table waits: {names} {'holds' if len(short) == 1 else 'hold'} less than the "
+                f"stake of {stake} chips (`/daily`, or leave the table).",
+                short,
+                stake,
+            )
         seed = self._rng.randrange(2**63)
         ids = [str(s.user_id) if s.user_id is not None else f"cpu:{i}" for i, s in enumerate(seats)]
         same_players = again and live.previous_seats == [_seat_json(s) for s in seats]

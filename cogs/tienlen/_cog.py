@@ -15,7 +15,7 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from cogs import selection as sel
-from cogs.tables import Live, TableError, TableService
+from cogs.tables import Live, ShortOfChips, TableError, TableService
 from engine import Rules
 
 from . import _render as render
@@ -301,11 +301,25 @@ class TienLenCog(commands.Cog, name="TienLen"):
             else:
                 raise TableError("This button is not known any more.")
             await self._show_board(interaction, live)
+        except ShortOfChips as error:
+            await _reply(interaction, str(error))
+            await self._tell_short(error, table_id, interaction.user.id)
         except TableError as error:
             await _reply(interaction, str(error))
         except Exception:
             log.exception("table %s: board button %r failed", table_id, action)
             await _reply(interaction, "Something went wrong; nothing was changed.")
+
+    async def _tell_short(self, error: ShortOfChips, table_id: int, presser: int) -> None:
+        """Tell each seated person who holds less than the stake, privately (a direct message)."""
+        for user_id, chips in error.short.items():
+            if user_id == presser:
+                continue  # already told in the private reply
+            with contextlib.suppress(discord.HTTPException):
+                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                await user.send(
+                    f"Table #{table_id} is waiting for you: you hold {chips} chips, less than its "
+                    f"stake of {error.stake}. Claim `/daily` there, or leave the table.")
 
     async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int,
                               level: str) -> None:

@@ -479,3 +479,20 @@ async def test_leaderboard_by_wins_and_win_rate(world: Any) -> None:
     assert "Nobody here yet" in r.response.embeds[0].description  # fewer than 10 games each
     r = await ps[0].slash(world.channel, "leaderboard", page=5)
     assert "Page 5" in r.response.embeds[0].footer.text
+
+
+async def test_a_player_short_of_chips_is_told_privately_and_the_table_waits(world: Any) -> None:
+    host, poor = people(world, 2)
+    live = await open_table(world, host, stake=300)
+    await seat_people(world, [poor])
+    await world.store.adjust_chips(world.guild.id, poor.id, -800, "test: lost elsewhere")
+    r = await host.click(board(world), label="Start")
+    assert r.ephemeral
+    assert "The table waits" in r.response.content
+    assert f"<@{poor.id}>" in r.response.content
+    assert live.phase == "lobby"
+    assert live.game is None
+    dms = poor.user.dm_channel.history()
+    assert dms
+    assert "waiting for you" in dms[-1].content
+    assert "200 chips" in dms[-1].content
