@@ -70,6 +70,7 @@ class TienLenBot(commands.Bot):
         ai_delay: float = 1.0,
         board_interval: float = 1.0,
         executor: Executor | None = None,
+        seed: int | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.default()
@@ -91,6 +92,7 @@ class TienLenBot(commands.Bot):
             ai_delay=ai_delay,
             board_interval=board_interval,
             executor=executor,
+            seed=seed,
         )
         self._lag_task: asyncio.Task[None] | None = None
 

@@ -78,6 +78,7 @@ class Live:
     last_board_edit: float = 0.0
     clock_task: asyncio.Task[None] | None = None
     ai_task: asyncio.Task[None] | None = None
+    chop_task: asyncio.Task[None] | None = None
     board_task: asyncio.Task[None] | None = None
 
     @property
@@ -155,6 +156,7 @@ class TableService:
         board_interval: float = 1.0,
         executor: Executor | None = None,
         wall_clock: Callable[[], float] = time.time,
+        seed: int | None = None,
     ) -> None:
         self.store = store
         self.publisher = publisher
@@ -164,13 +166,13 @@ class TableService:
         self.executor = executor
         self.wall_clock = wall_clock
         self.tables: dict[int, Live] = {}
-        self._rng = random.Random()
+        self._rng = random.Random(seed)  # deals and computer choices; tests inject a seed
 
     async def shutdown(self) -> None:
         """Cancel every timer, computer turn and pending board edit (state is in the store)."""
         tasks = []
         for live in self.tables.values():
-            for task in (live.clock_task, live.ai_task, live.board_task):
+            for task in (live.clock_task, live.ai_task, live.chop_task, live.board_task):
                 if task is not None and not task.done():
                     task.cancel()
                     tasks.append(task)
@@ -589,7 +591,7 @@ class TableService:
 
     # ----------------------------------------------------------------- scheduling
     def _cancel_tasks(self, live: Live) -> None:
-        for name in ("clock_task", "ai_task"):
+        for name in ("clock_task", "ai_task", "chop_task"):
             task: asyncio.Task[None] | None = getattr(live, name)
             if task is not None and not task.done() and task is not asyncio.current_task():
                 task.cancel()
@@ -622,6 +624,7 @@ class TableService:
         if live.phase != "playing" or game is None or game.is_over:
             self._cancel_tasks(live)
             return
+        self._offer_chops(live)
         actor = self._actor(game)
         if actor is None:
             return
@@ -640,6 +643,39 @@ class TableService:
         live.clock_task = self._spawn(
             self._clock(live, game.version, remaining), f"clock-{live.id}"
         )
+
+    def _offer_chops(self, live: Live) -> None:
+        """Computer seats may chop out of turn (RULES.md §6) when the rules allow it right now."""
+        game = live.game
+        assert game is not None
+        if live.chop_task is not None and not live.chop_task.done():
+            live.chop_task.cancel()
+        live.chop_task = None
+        if game.phase != "play" or not any(
+            seat != game.current and live.controlled_by_computer(seat)
+            for seat in game.has_out_of_turn_chop()
+        ):
+            return
+        live.chop_task = self._spawn(self._computer_chop(live, game.version), f"chop-{live.id}")
+
+    async def _computer_chop(self, live: Live, version: int) -> None:
+        await asyncio.sleep(self.ai_delay)
+        async with live.lock:
+            game = live.game
+            if game is None or game.version != version or live.phase != "playing":
+                return
+            for seat in game.has_out_of_turn_chop():
+                if seat == game.current or not live.controlled_by_computer(seat):
+                    continue
+                level = live.seats[seat].bot or "normal"
+                # A quick decision (no search) under the lock; the chop window is short anyway.
+                cards = self._decide_now(game, seat, "hard" if level == "expert" else level)
+                if cards:
+                    game.play(seat, cards)
+                    live.chop_task = None
+                    log.info("table %s: seat %d chopped out of turn", live.id, seat)
+                    await self._commit(live)
+                    return
 
     @staticmethod
     def _actor(game: Game) -> int | None:
@@ -739,7 +775,7 @@ class TableService:
         # Loop: changes made while an edit is in flight (slow or retried requests) are not lost.
         while True:
             wait = live.last_board_edit + self.board_interval - loop.time()
-            if wait > 0:
+            if wait > 0 and self.board_interval > 0:
                 await asyncio.sleep(wait)
             if live.board_rendered == live.changes:
                 return

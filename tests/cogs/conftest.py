@@ -14,6 +14,8 @@ from bot.app import TienLenBot
 from bot.settings import Settings
 from data import Store
 
+SEED = 20261130  # real randomness, injected: every test deals the same way on every run
+
 
 def make_settings(**overrides: Any) -> Settings:
     return Settings(DISCORD_TOKEN="simcord", **overrides)  # type: ignore[call-arg]
@@ -33,7 +35,8 @@ class World:
         await self.bot.tables.shutdown()
         await self.store.close()
         self.store = await Store.open(self.path)
-        self.bot = TienLenBot(make_settings(), self.store, ai_delay=0.0, board_interval=0.0)
+        self.bot = TienLenBot(make_settings(), self.store, ai_delay=0.0, board_interval=0.0,
+                      seed=SEED)
         await self.env.restart_bot(self.bot)
 
 
@@ -41,7 +44,8 @@ class World:
 async def simcord_bot(tmp_path: Path) -> TienLenBot:
     """The bot SimCord's `simcord_env` runs: a fresh SQLite file per test, no pauses."""
     store = await Store.open(tmp_path / "bot.sqlite3")
-    return TienLenBot(make_settings(), store, ai_delay=0.0, board_interval=0.0)
+    return TienLenBot(make_settings(), store, ai_delay=0.0, board_interval=0.0,
+                      seed=SEED)
 
 
 @pytest_asyncio.fixture

@@ -14,7 +14,7 @@ import discord
 import pytest
 
 from cogs.tables import Live
-from engine import Rank
+from engine import Game, Rank, parse_cards
 
 from .tablekit import (
     add_computers,
@@ -496,3 +496,33 @@ async def test_a_player_short_of_chips_is_told_privately_and_the_table_waits(wor
     assert dms
     assert "waiting for you" in dms[-1].content
     assert "200 chips" in dms[-1].content
+
+
+async def test_computer_chops_out_of_turn(world: Any) -> None:
+    """A computer seat with four consecutive pairs chops a 2 before its turn (southern rules)."""
+    host, other = people(world, 2)
+    live = await open_table(world, host)
+    await seat_people(world, [other])
+    await add_computers(world, host, "normal", 2)
+    await host.click(board(world), label="Start")
+    service = world.bot.tables
+    hands = ["2S 3S 3C 3D 3H 8S 8C 9D 9H JD JH QD QH",
+             "2C 2D 2H 8D 8H 9S 9C JS JC QS QC KS KC",
+             "4S 4C 5S 5D 6S 6C 7S 7D 10S 10C KD KH AS",
+             "4D 4H 5C 5H 6D 6H 7C 7H 10D 10H AC AD AH"]
+    rules = live.rules.model_copy(update={"instant_wins": False})
+    async with live.lock:  # a fixed deal for this scenario: seat 0 leads anything
+        live.game = Game.new(rules, [str(s.user_id or i) for i, s in enumerate(live.seats)],
+                             hands=hands, first_game=False, leader=0)
+        await service._commit(live)
+    await play(host, await open_hand(world, host), parse_cards("2S"))
+    game = live.game
+    chops = [e for e in game.events if type(e).__name__ == "Played" and e.out_of_turn]
+    assert chops, [type(e).__name__ for e in game.events]
+    assert chops[0].seat in (2, 3)
+    assert len(chops[0].cards) == 8
+    acts = [e for e in game.events if type(e).__name__ in ("Played", "Passed")]
+    after = acts[acts.index(chops[0]) + 1 :]
+    if after:
+        assert after[0].seat == (chops[0].seat + 1) % 4  # play goes on after the chopper
+    assert "out of turn" in board_text(world)
