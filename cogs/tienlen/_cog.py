@@ -99,6 +99,11 @@ class TienLenCog(commands.Cog, name="TienLen"):
         self.service: TableService = bot.tables
         bot.tables.publisher = self
 
+    async def cog_unload(self) -> None:
+        # On an extension reload, cog_load reads every table again: stop the old timers first.
+        await self.service.shutdown()
+        self.service.tables.clear()
+
     async def cog_load(self) -> None:
         count = await self.service.load_all()
         if count:

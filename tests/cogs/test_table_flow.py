@@ -526,3 +526,18 @@ async def test_computer_chops_out_of_turn(world: Any) -> None:
     if after:
         assert after[0].seat == (chops[0].seat + 1) % 4  # play goes on after the chopper
     assert "out of turn" in board_text(world)
+
+
+async def test_reloading_the_extension_keeps_the_game(world: Any) -> None:
+    _, by_id, live = await started(world, 2)
+    await take_turn(world, live, by_id)
+    version = live.game.version if live.game else None
+    await world.bot.reload_extension("cogs.tienlen")
+    fresh = world.bot.tables.tables[live.id]
+    assert fresh is not live  # read again from the store
+    assert fresh.game is not None
+    assert fresh.game.version == version
+    assert live.clock_task is not None
+    assert live.clock_task.cancelled()  # the old timer was stopped
+    await take_turn(world, fresh, by_id)
+    assert fresh.game.version == version + 1
