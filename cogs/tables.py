@@ -26,12 +26,12 @@ from data.errors import StaleVersion, StoreError, TableExists
 from data.models import GameRecord, Seat, SeatResult, TableRecord
 from engine import Card, ComboKind, Game, Rules, TienLenError, classify
 from engine.errors import NotYourTurn
+from engine.settle import bombs_played, settle
 
 log = logging.getLogger("cogs.tienlen")
 
 AI_LEVELS = ("easy", "normal", "hard", "expert")
 LOBBY_LEVELS = AI_LEVELS  # PRODUCT.md names easy, normal, hard; expert is the strongest extra
-BOMBS = {ComboKind.QUAD, ComboKind.DOUBLE_SEQUENCE}
 BOARD_MAX_AGE = timedelta(minutes=50)
 MAX_TIMEOUTS = 2
 
@@ -539,19 +539,12 @@ class TableService:
         assert game is not None and live.game_id is not None
         stake = live.table.stake
         seats = live.seats
-        bombs = [0] * len(seats)
-        for event in game.events:
-            kind = getattr(event, "kind", None)
-            seat = getattr(event, "seat", None)
-            if type(event).__name__ == "Played" and kind in BOMBS and seat is not None:
-                bombs[seat] += 1
+        bombs = bombs_played(game)
         outcome = game.outcome
         assert outcome is not None
         places = {seat: place + 1 for place, seat in enumerate(outcome.places)}
         results = [SeatResult(seat=i, place=places[i], bombs_played=bombs[i]) for i in places]
         reasons: list[list[str]] = [[] for _ in seats]
-
-        from engine.settle import settle
 
         def transfers(balances: dict[int, int | None]) -> list[Any]:
             settlement = settle(game, stake, balances)

@@ -52,6 +52,7 @@ __all__ = [
     "Reason",
     "Settlement",
     "Transfer",
+    "bombs_played",
     "deuce_penalty_units",
     "settle",
 ]
@@ -343,8 +344,13 @@ def settle(game: Game, stake: int, balances: BalancesLike) -> Settlement:
             paid = owed if total <= payer_chips else owed * payer_chips // total
         transfers.append(Transfer(payer, payee, owed, paid, reason, units, detail))
 
-    bombs = [0] * n
+    return Settlement(stake, places, tuple(transfers), bombs_played(game))
+
+
+def bombs_played(game: Game) -> tuple[int, ...]:
+    """How many bombs (quads and double sequences) each seat played in this game."""
+    bombs = [0] * game.seat_count
     for event in game.events:
         if isinstance(event, Played) and event.kind in (ComboKind.QUAD, ComboKind.DOUBLE_SEQUENCE):
             bombs[event.seat] += 1
-    return Settlement(stake, places, tuple(transfers), tuple(bombs))
+    return tuple(bombs)
