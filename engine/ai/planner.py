@@ -10,6 +10,8 @@ in rollouts.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.combos import COUNT8
 
 __all__ = [
@@ -30,7 +32,8 @@ __all__ = [
 
 S1, S2, S3, S4, SEQ, DSEQ = 0, 1, 2, 3, 4, 5
 Struct = tuple[int, int, int]
-Counts = tuple[int, ...]
+Counts = bytes
+"""Cards held per rank (13 bytes, rank 3 first): bytes hash and slice fast as memo keys."""
 
 _TWO = 12
 _ACE = 11
@@ -68,13 +71,18 @@ _MEMO: dict[Counts, tuple[float, tuple[Struct, ...]]] = {}
 _MEMO_LIMIT = 400_000
 
 
+_COUNT_BYTES = bytes(COUNT8)
+
+
 def counts_of(mask: int) -> Counts:
     """The rank-count vector (13 ranks) of a count mask."""
-    return tuple(COUNT8[(mask >> (8 * r)) & 255] for r in range(13))
+    return mask.to_bytes(13, "little").translate(_COUNT_BYTES)
 
 
-def split(counts: Counts) -> tuple[float, tuple[Struct, ...]]:
+def split(counts: Counts | Sequence[int]) -> tuple[float, tuple[Struct, ...]]:
     """The cheapest partition of ``counts`` into structures: ``(cost, structures)``."""
+    if not isinstance(counts, bytes):
+        counts = bytes(counts)
     hit = _MEMO.get(counts)
     if hit is not None:
         return hit
@@ -85,7 +93,7 @@ def split(counts: Counts) -> tuple[float, tuple[Struct, ...]]:
     return result
 
 
-def plan_cost(counts: Counts) -> float:
+def plan_cost(counts: Counts | Sequence[int]) -> float:
     return split(counts)[0]
 
 
@@ -116,7 +124,7 @@ def _split(counts: Counts) -> tuple[float, tuple[Struct, ...]]:
     for k in range(1, min(4, n) + 1):
         s = (k - 1, r, r)
         c[r] = n - k
-        sub_cost, sub = split(tuple(c))
+        sub_cost, sub = split(bytes(c))
         cost = struct_cost(s) + sub_cost
         if cost < best_cost:
             best_cost, best = cost, (s, *sub)
@@ -129,7 +137,7 @@ def _split(counts: Counts) -> tuple[float, tuple[Struct, ...]]:
             hi = r + 2
             while True:
                 s = (SEQ, r, hi)
-                sub_cost, sub = split(tuple(c))
+                sub_cost, sub = split(bytes(c))
                 cost = struct_cost(s) + sub_cost
                 if cost < best_cost:
                     best_cost, best = cost, (s, *sub)
@@ -145,7 +153,7 @@ def _split(counts: Counts) -> tuple[float, tuple[Struct, ...]]:
             hi = r + 2
             while True:
                 s = (DSEQ, r, hi)
-                sub_cost, sub = split(tuple(c))
+                sub_cost, sub = split(bytes(c))
                 cost = struct_cost(s) + sub_cost
                 if cost < best_cost:
                     best_cost, best = cost, (s, *sub)
