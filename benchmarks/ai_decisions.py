@@ -1,0 +1,149 @@
+"""Score the expert's decisions against an oracle: ``python -m benchmarks.ai_decisions``.
+
+A development tool for the ``expert`` player, much less noisy than the arena. It collects decision
+points of one seat from games played by ``hard`` (seats rotated), and for each point the *oracle
+value* of a play: the result (first place, and the preset's score) when the seat makes that play
+and then every seat, itself included, plays ``hard`` with the true hands. Because ``hard`` is
+deterministic, that value is exact. A variant of the expert is then scored by the mean oracle value
+of the plays it picks on the same points, beside ``hard``'s own pick and the best candidate.
+
+    python -m benchmarks.ai_decisions --points 600 --seed 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import json
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from engine.ai import _ctx, choose, decide, observe
+from engine.ai.core import full_mask
+from engine.ai.search import candidates
+from engine.ai.sim import Sim, utility
+from engine.combos import Combo
+from engine.game import Game
+from engine.rules import Rules
+
+
+@dataclass
+class Point:
+    game_json: str
+    seat: int
+
+
+def collect(rules: Rules, points: int, seed: int, n: int = 4) -> list[Point]:
+    """Decision points (with at least two candidates) of one seat per game, from ``hard`` games."""
+    out: list[Point] = []
+    g = 0
+    rng = random.Random(seed)
+    while len(out) < points:
+        game = Game.new(rules, n, seed=seed * 1_000_003 + g)
+        me = g % n
+        g += 1
+        step = 0
+        while not game.is_over:
+            step += 1
+            seat = game.current
+            assert seat is not None
+            if seat == me:
+                obs = observe(game, seat)
+                if len(candidates(_ctx(obs), obs.legal, obs.can_pass)) > 1 and rng.random() < 0.5:
+                    out.append(Point(game.to_json(), seat))
+            cards = decide(game, seat, "hard")
+            if cards is None:
+                game.pass_turn(seat)
+            else:
+                game.play(seat, cards)
+    return out[:points]
+
+
+def oracle(game: Game, seat: int, play: Combo | None) -> tuple[float, float]:
+    """(first place 0/1, score) when ``seat`` makes ``play`` and all seats then play ``hard``."""
+    obs = observe(game, seat)
+    layout = game.rules.layout
+    hands = [layout.to_mask(game.hand(s), game.decks) for s in range(game.seat_count)]
+    sim = Sim(hands=hands, table=obs.table, owner=obs.table_seat, chop_ctx=obs.chop_context,
+              passed=set(obs.passed), cur=seat, finished=list(obs.finished),
+              played=obs.played_mask, direction=obs.direction, rules=obs.rules,
+              full=full_mask(obs.decks))
+    sim.act(seat, play)
+    sim.run(seat)
+    u = utility(sim, seat)
+    first = 1.0 if sim.finished and sim.finished[0] == seat else 0.0
+    return first, u
+
+
+def _score(args: tuple[list[Point], str, int | None, int]) -> list[tuple[float, ...]]:
+    pts, level, budget, seed = args
+    rows = []
+    for i, p in enumerate(pts):
+        game = Game.from_json(p.game_json)
+        obs = observe(game, p.seat)
+        t0 = time.perf_counter()
+        pick = choose(obs, level, seed=seed + i, budget_ms=budget)
+        ms = (time.perf_counter() - t0) * 1000
+        f, u = oracle(game, p.seat, pick)
+        hf, hu = oracle(game, p.seat, choose(obs, "hard"))
+        cands = candidates(_ctx(obs), obs.legal, obs.can_pass)
+        vals = [oracle(game, p.seat, c) for c in cands]
+        bf = max(v[0] for v in vals)
+        bu = max(v[1] for v in vals)
+        rows.append((f, u, hf, hu, bf, bu, ms, float(obs.table is None), float(sum(obs.counts)),
+                     float(len(cands))))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.ai_decisions")
+    ap.add_argument("--points", type=int, default=600)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--rules", default="southern")
+    ap.add_argument("--level", default="expert")
+    ap.add_argument("--budget-ms", type=int, default=None)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", default=None, help="write the per-point rows (JSON) here")
+    ap.add_argument("--set", action="append", default=[],
+                    help="module.NAME=value overrides inside engine.ai (e.g. search.HISTORY=8)")
+    args = ap.parse_args(argv)
+    rules = Rules.preset(args.rules)
+    t0 = time.perf_counter()
+    pts = collect(rules, args.points, args.seed)
+    chunks = [pts[i :: args.workers * 4] for i in range(args.workers * 4)]
+    jobs = [(c, args.level, args.budget_ms, args.seed * 1000 + k) for k, c in enumerate(chunks)]
+    rows: list[tuple[float, ...]] = []
+    with ProcessPoolExecutor(args.workers, initializer=_apply, initargs=(args.set,)) as pool:
+        for r in pool.map(_score, jobs):
+            rows += r
+    k = len(rows)
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(rows, f)
+    mean = [sum(r[j] for r in rows) / k for j in range(7)]
+    times = sorted(r[6] for r in rows)
+    print(json.dumps({
+        "points": k, "level": args.level, "set": args.set,
+        "first": round(mean[0], 4), "score": round(mean[1], 4),
+        "hard_first": round(mean[2], 4), "hard_score": round(mean[3], 4),
+        "best_first": round(mean[4], 4), "best_score": round(mean[5], 4),
+        "ms_mean": round(mean[6], 1), "ms_p95": round(times[int(0.95 * (k - 1))], 1),
+        "seconds": round(time.perf_counter() - t0, 1),
+    }))
+    return 0
+
+
+def _apply(sets: list[str]) -> None:
+    for s in sets:
+        name, value = s.split("=", 1)
+        mod, attr = name.rsplit(".", 1)
+        m = importlib.import_module(f"engine.ai.{mod}")
+        setattr(m, attr, type(getattr(m, attr))(ast.literal_eval(value)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
