@@ -1,16 +1,19 @@
 """The ``expert`` player: determinized Monte-Carlo search.
 
-Deals of the cards this seat has not seen are sampled consistent with every seat's card count and
-the cards this seat gave away in an exchange, by a short Metropolis chain that favours deals in
-which the ``hard`` model reproduces the other seats' recent plays and passes. For each deal, every
-candidate play (at most six) is followed by a rollout in which all seats play ``hard`` until this
-seat's place is known; the candidate with the best mean result under the rules' scoring (plus a
-bonus for first place) wins. Candidates far behind the best stop being sampled (successive
-pruning), so the close ones get more deals.
+Each sample deals the cards this seat has not seen to the other seats, consistent with every seat's
+card count and the cards this seat gave away in an exchange, and *with the other seats' past
+decisions*: the opponents' hands are drawn one after another, each redrawn (up to ``TRIES`` times)
+until the ``hard`` model holding it, with the cards that seat has played since, makes every play
+and pass that seat made (rejection sampling on the public log; the seat with the fewest decisions
+takes the cards left over). For each deal, every candidate play (at most six) is followed by a
+rollout in which all seats play ``hard`` until this seat's place is known; the candidate with the
+best mean result under the rules' scoring (plus a bonus for first place) wins. Candidates far
+behind the best stop being sampled (successive pruning), so the close ones get more deals.
 
-The work is measured in simulated decisions, not in wall-clock time, so a decision is
-deterministic under a seed; ``budget_ms`` converts to simulated decisions with a calibrated rate,
-and a wall-clock guard (three times the budget, plus 50 ms) protects slow machines.
+The work is measured in simulated decisions (a redraw check counts as one), not in wall-clock
+time, so a decision is deterministic under a seed; ``budget_ms`` converts to simulated decisions
+with a calibrated rate, and a wall-clock guard (three times the budget, plus 50 ms) protects slow
+machines.
 """
 
 from __future__ import annotations
@@ -20,31 +23,31 @@ import random
 import time
 from collections.abc import Sequence
 
-from engine.ai.core import KIND_OF, Ctx, hard_choice, struct_mask
+from engine.ai.core import HARD, KIND_OF, Ctx, hard_choice, struct_mask
 from engine.ai.planner import split_mask
 from engine.ai.sim import Sim, utility
 from engine.cards import count_cards
-from engine.combos import Combo, classify_mask
+from engine.combos import Combo, classify_mask, legal_responses
 from engine.events import Chopped, Event, Passed, Played, TrickWon
 from engine.rules import Rules
 
 __all__ = ["DEFAULT_BUDGET_MS", "STEPS_PER_MS", "candidates", "expert_choice"]
 
 DEFAULT_BUDGET_MS = 100
-STEPS_PER_MS = 26.0
+STEPS_PER_MS = 40.0
 """Simulated decisions per millisecond of budget (calibrated on one core of the dev machines)."""
-HISTORY = 0
-"""How many recent decisions of the other seats a sampled deal should reproduce (0: off, deals are
-uniform given the counts). Off by default: against ``hard`` opponents the chain cost more samples
-than its inference gained (33.7% against 36.2% first places over 600 games)."""
+HISTORY = 999
+"""How many recent decisions of the other seats a sampled deal should reproduce (0: none, deals
+are uniform given the counts; the default keeps every decision of the game)."""
 BURN_IN = 12
-"""Chain steps before the first sampled deal."""
+"""``"chain"`` sampler: steps before the first sampled deal."""
 MOVES = 2
-"""Chain steps between two sampled deals."""
+"""``"chain"`` sampler: steps between two sampled deals."""
 BETA = 2.0
+"""``"chain"`` sampler: log-weight of one reproduced decision."""
 PASSES_ONLY = False
 """Check only the other seats' passes (not their plays) against the model."""
-EXACT = False
+EXACT = True
 """Match past plays card for card (True) or by size and top rank (False)."""
 PRUNE_EVERY = 4
 PRUNE_GAP = 0.75
@@ -54,6 +57,16 @@ MAX_CANDIDATES = 6
 FIRST_BONUS = 1.0
 MARGIN = 0.0
 """How much better (chips per game) another play must score than the ``hard`` choice."""
+SAMPLER = "reject"
+"""How deals are drawn when ``HISTORY`` is on: ``"reject"`` (independent deals, each seat's hand
+redrawn until it reproduces that seat's decisions; the default) or ``"chain"`` (a Metropolis chain
+over card swaps, which measured worse: its successive deals are nearly alike)."""
+TRIES = 120
+"""Redraws per seat and deal for the ``"reject"`` sampler."""
+ANSWER_COST = 0.5
+"""Simulated decisions charged per answer a redraw check weighs (they dominate its cost)."""
+_WORK = [0]
+"""Answers weighed by :func:`_match` since the last reset (for the budget)."""
 SEARCH_BELOW = 99
 """Search only when at most this many cards are left in all hands together."""
 
@@ -92,7 +105,8 @@ def candidates(ctx: Ctx, legal: Sequence[Combo], can_pass: bool) -> list[Combo |
 class Decision:
     """One past decision of another seat, with the public state it was made in."""
 
-    __slots__ = ("action", "chop_ctx", "counts", "later", "owner", "played", "seat", "table")
+    __slots__ = ("action", "chop_ctx", "counts", "later", "opponents", "owner", "played", "seat",
+                 "table")
 
     def __init__(self, seat: int, table: Combo | None, owner: int | None, chop_ctx: bool,
                  counts: tuple[int, ...], played: int, action: int | None) -> None:
@@ -104,6 +118,7 @@ class Decision:
         self.played = played
         self.action = action  # the mask played, or None for a pass
         self.later = 0  # cards this seat played from this decision on
+        self.opponents: list[int] | None = None  # other seats holding cards then, in turn order
 
 
 def history(
@@ -161,15 +176,33 @@ def _match(d: Decision, hand_now: int, n: int, direction: int, rules: Rules, ful
     s = d.seat
     hand = hand_now + d.later
     counts = d.counts
-    opponents = [x for x in ((s + direction * i) % n for i in range(1, n)) if counts[x]]
-    ctx = Ctx(seat=s, hand=hand, counts=counts, table=d.table, owner=d.owner,
+    opponents = d.opponents
+    if opponents is None:
+        opponents = d.opponents = [
+            x for x in ((s + direction * i) % n for i in range(1, n)) if counts[x]
+        ]
+    table = d.table
+    action = d.action
+    legal = None
+    if table is not None:
+        legal = legal_responses(hand, table, rules, d.chop_ctx)
+        _WORK[0] += len(legal)
+        if action is None:
+            # Passing: cheap cases first, where ``hard`` surely passes or surely plays.
+            if not legal:
+                return True
+            if min((counts[x] for x in opponents), default=99) <= HARD["urgent"]:
+                return False
+            for c in legal:
+                if c[1] == hand:
+                    return False
+    ctx = Ctx(seat=s, hand=hand, counts=counts, table=table, owner=d.owner,
               chop_ctx=d.chop_ctx, unseen=full - hand - d.played, opponents=opponents,
               rules=rules, layout=rules.layout)
     try:
-        choice = hard_choice(ctx, None, d.table is not None)
+        choice = hard_choice(ctx, legal, table is not None)
     except (IndexError, KeyError, ValueError):
         return False
-    action = d.action
     if choice is None or action is None:
         return choice is None and action is None
     if EXACT:
@@ -223,9 +256,6 @@ class DealSampler:
         self.checks += len(idx)
         return total
 
-    def _score(self, seat: int) -> int:
-        return sum(self.flags[i] for i in self.by_seat.get(seat, []))
-
     def step(self) -> None:
         if len(self.keys) < 2 or not self.hist:
             return
@@ -235,13 +265,78 @@ class DealSampler:
         i, j = rng.randrange(len(ga)), rng.randrange(len(gb))
         if ga[i] == gb[j]:
             return
-        old = self._score(a) + self._score(b)
-        old_flags = list(self.flags)
+        idx = self.by_seat.get(a, []) + self.by_seat.get(b, [])
+        flags = self.flags
+        idx.sort(key=lambda k: not flags[k])  # the decisions that could stop matching first
+        old = sum(flags[k] for k in idx)
+        # Metropolis: accept when the matches reach ``need``; stop at the first decision after
+        # which they no longer can (most proposals are refused after one or two checks).
+        need = old + math.log(1.0 - rng.random()) / BETA
         ga[i], gb[j] = gb[j], ga[i]
-        new = self._rescore(a) + self._rescore(b)
-        if new < old and rng.random() >= math.exp(BETA * (new - old)):
-            ga[i], gb[j] = gb[j], ga[i]
-            self.flags = old_flags
+        hands = {a: self._hand(a), b: self._hand(b)}
+        new: list[bool] = []
+        left = len(idx)
+        got = 0
+        for k in idx:
+            d = self.hist[k]
+            ok = _match(d, hands[d.seat], self.n, self.direction, self.rules, self.full)
+            self.checks += 1
+            new.append(ok)
+            got += ok
+            left -= 1
+            if got + left < need:
+                ga[i], gb[j] = gb[j], ga[i]
+                return
+        for k, ok in zip(idx, new, strict=True):
+            flags[k] = ok
+
+
+class RejectSampler:
+    """Independent deals: the seats' hands are drawn one after another from the cards left,
+    each redrawn (up to ``TRIES`` times) until the ``hard`` model reproduces every past decision
+    of that seat; the seat with the fewest decisions takes the cards left over."""
+
+    def __init__(self, *, pool: list[int], need: dict[int, int], base: list[int],
+                 hist: list[Decision], rng: random.Random, n: int, direction: int,
+                 rules: Rules, full: int) -> None:
+        self.pool, self.need, self.base, self.rng = pool, need, base, rng
+        self.n, self.direction, self.rules, self.full = n, direction, rules, full
+        by_seat: dict[int, list[Decision]] = {s: [] for s in need}
+        for d in hist:
+            if d.seat in by_seat:
+                by_seat[d.seat].append(d)
+        for ds in by_seat.values():
+            ds.reverse()  # the latest decisions first: they are the likeliest to fail
+        self.by_seat = by_seat
+        self.order = sorted(need, key=lambda s: -len(by_seat[s]))
+        self.checks = 0
+
+    def _fits(self, seat: int, hand: int) -> bool:
+        for d in self.by_seat[seat]:
+            self.checks += 1
+            if not _match(d, hand, self.n, self.direction, self.rules, self.full):
+                return False
+        return True
+
+    def hands(self) -> list[int]:
+        rng = self.rng
+        out = list(self.base)
+        left = list(self.pool)
+        order = self.order
+        for k, seat in enumerate(order):
+            need = self.need[seat]
+            if k == len(order) - 1 and len(left) == need:
+                out[seat] += sum(left)
+                break
+            hand = 0
+            for _ in range(TRIES):
+                rng.shuffle(left)
+                hand = sum(left[:need])
+                if self._fits(seat, out[seat] + hand):
+                    break
+            out[seat] += hand
+            left = left[need:]
+        return out
 
 
 def _unseen_bits(unseen: int) -> list[int]:
@@ -292,7 +387,7 @@ def expert_choice(
     totals = [0.0] * len(cands)
     runs = [0] * len(cands)
     active = list(range(len(cands)))
-    steps = 0
+    steps = 0.0
     samples = 0
     rules = ctx.rules
     hist = history(log, counts, me, rules, HISTORY) if HISTORY and log else []
@@ -308,22 +403,30 @@ def expert_choice(
     base[me] = ctx.hand
     for s, mask in known.items():
         base[s] += mask
-    sampler = DealSampler(groups=groups, base=base, hist=hist, rng=rng, n=n,
-                          direction=direction, rules=rules, full=full)
-    for _ in range(BURN_IN if hist else 0):
-        sampler.step()
+    sampler: DealSampler | RejectSampler
+    if SAMPLER == "reject" and hist:
+        sampler = RejectSampler(pool=pool, need=need, base=base, hist=hist, rng=rng, n=n,
+                                direction=direction, rules=rules, full=full)
+    else:
+        sampler = DealSampler(groups=groups, base=base, hist=hist, rng=rng, n=n,
+                              direction=direction, rules=rules, full=full)
+    chain = isinstance(sampler, DealSampler)
+    if isinstance(sampler, DealSampler) and hist:
+        for _ in range(BURN_IN):
+            sampler.step()
     while True:
-        if samples and hist:
+        if samples and hist and isinstance(sampler, DealSampler):
             for _ in range(MOVES):
                 sampler.step()
-        elif samples:
+        elif samples and chain:
             rng.shuffle(pool)
             i = 0
             for s in others:
                 groups[s][:] = pool[i : i + need[s]]
                 i += need[s]
+        _WORK[0] = 0
         hands = sampler.hands()
-        steps += sampler.checks
+        steps += sampler.checks + ANSWER_COST * _WORK[0]
         sampler.checks = 0
         for j in active:
             sim = Sim(

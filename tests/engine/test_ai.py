@@ -224,3 +224,71 @@ def test_history_of_hard_opponents_is_reproduced_by_their_true_hands() -> None:
     sampler = DealSampler(groups=groups, base=base, hist=hist, rng=random.Random(1), n=4,
                           direction=1, rules=obs.rules, full=full_mask(1))
     assert all(sampler.flags)
+
+
+def _sampler_for(game: Game, me: int, rng: random.Random):  # type: ignore[no-untyped-def]
+    from engine.ai.core import full_mask
+    from engine.ai.search import RejectSampler, _unseen_bits, history
+
+    obs = observe(game, me)
+    hand = obs.hand_mask
+    unseen = full_mask(1) - hand - obs.played_mask
+    need = {s: obs.counts[s] for s in range(4) if s != me and obs.counts[s]}
+    base = [0] * 4
+    base[me] = hand
+    hist = history(obs.log, obs.counts, me, obs.rules, 999)
+    sampler = RejectSampler(pool=_unseen_bits(unseen), need=need, base=base, hist=hist, rng=rng,
+                            n=4, direction=1, rules=obs.rules, full=full_mask(1))
+    return obs, unseen, sampler
+
+
+def test_reject_sampler_deals_fit_the_counts_and_the_opponents_decisions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine.ai import search
+
+    monkeypatch.setattr(search, "TRIES", 5000)
+    game, _ = _midgame(31, 20)
+    me = game.current
+    assert me is not None and not game.is_over
+    obs, unseen, sampler = _sampler_for(game, me, random.Random(3))
+    first = sampler.order[0]  # drawn from all the unseen cards, so its true hand is possible
+    assert sampler.by_seat[first]
+    for _ in range(10):
+        hands = sampler.hands()
+        assert hands[me] == obs.hand_mask
+        others = [s for s in range(4) if s != me]
+        assert sum(hands[s] for s in others) == unseen
+        for s in others:
+            assert len(obs.layout.cards(hands[s])) == obs.counts[s]
+        assert sampler._fits(first, hands[first])
+
+
+def test_reject_sampler_places_hidden_cards_better_than_uniform_deals() -> None:
+    from engine.ai.search import _unseen_bits
+
+    hits = {"reject": 0, "uniform": 0}
+    total = 0
+    for seed in range(31, 41):
+        game, _ = _midgame(seed, 32)
+        if game.is_over:
+            continue
+        me = game.current
+        assert me is not None
+        rng = random.Random(seed)
+        obs, unseen, sampler = _sampler_for(game, me, rng)
+        true = [obs.layout.to_mask(game.hand(s)) for s in range(4)]
+        others = [s for s in range(4) if s != me and obs.counts[s]]
+        pool = _unseen_bits(unseen)
+        for _ in range(20):
+            hands = sampler.hands()
+            rng.shuffle(pool)
+            i = 0
+            for s in others:
+                uniform = sum(pool[i : i + obs.counts[s]])
+                i += obs.counts[s]
+                hits["reject"] += (hands[s] & true[s]).bit_count()
+                hits["uniform"] += (uniform & true[s]).bit_count()
+                total += obs.counts[s]
+    assert total > 0
+    assert hits["reject"] > 1.1 * hits["uniform"]
