@@ -27,7 +27,7 @@ from engine.ai.core import HARD, KIND_OF, Ctx, hard_choice, struct_mask
 from engine.ai.planner import split_mask
 from engine.ai.sim import Sim, utility
 from engine.cards import count_cards
-from engine.combos import Combo, classify_mask, legal_responses
+from engine.combos import Combo, ComboKind, classify_mask, legal_responses
 from engine.events import Chopped, Event, Passed, Played, TrickWon
 from engine.rules import Rules
 
@@ -196,6 +196,8 @@ def _match(d: Decision, hand_now: int, n: int, direction: int, rules: Rules, ful
             for c in legal:
                 if c[1] == hand:
                     return False
+        elif EXACT and not _refute_play(hand, action, legal, table, counts, opponents):
+            return False
     ctx = Ctx(seat=s, hand=hand, counts=counts, table=table, owner=d.owner,
               chop_ctx=d.chop_ctx, unseen=full - hand - d.played, opponents=opponents,
               rules=rules, layout=rules.layout)
@@ -211,6 +213,38 @@ def _match(d: Decision, hand_now: int, n: int, direction: int, rules: Rules, ful
         choice[1].bit_length() >> 3 == action.bit_length() >> 3
         and count_cards(choice[1]) == count_cards(action)
     )
+
+
+def _refute_play(hand: int, action: int, legal: Sequence[Combo], table: Combo,
+                 counts: Sequence[int], opponents: Sequence[int]) -> bool:
+    """``False`` when ``hard`` surely does not answer ``table`` with ``action`` from ``hand``
+    (another answer scores better), ``True`` when only the full model can tell. Mirrors the
+    order of :func:`engine.ai.core.hard_respond`, stopping at the first better answer."""
+    masks = [c[1] for c in legal]
+    if action not in masks:
+        return False
+    if hand in masks:
+        return action == hand
+    tkind = table[0]
+    if (tkind.is_bomb or (tkind in _SETS and (table[1].bit_length() - 1) >> 3 == _TWO)) and any(
+        c[0].is_bomb for c in legal
+    ):
+        return True
+    if tkind is ComboKind.SINGLE and min((counts[x] for x in opponents), default=99) == 1:
+        return action == max(masks)
+    base = split_mask(hand)[0]
+    ka = (split_mask(hand - action)[0] - base, (action.bit_length() - 1) >> 1)
+    ia = masks.index(action)
+    for i, c in enumerate(masks):
+        if i != ia:
+            k = (split_mask(hand - c)[0] - base, (c.bit_length() - 1) >> 1)
+            if k < ka or (k == ka and i < ia):
+                return False
+    return True
+
+
+_SETS = (ComboKind.SINGLE, ComboKind.PAIR, ComboKind.TRIPLE)
+_TWO = 12
 
 
 class DealSampler:

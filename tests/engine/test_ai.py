@@ -292,3 +292,38 @@ def test_reject_sampler_places_hidden_cards_better_than_uniform_deals() -> None:
                 total += obs.counts[s]
     assert total > 0
     assert hits["reject"] > 1.1 * hits["uniform"]
+
+
+def test_match_shortcuts_agree_with_the_full_hard_model() -> None:
+    """``_match`` skips the full ``hard`` decision when a cheap test settles it; on random hands
+    it must agree with asking ``hard`` outright."""
+    from engine.ai.core import Ctx, full_mask, hard_choice
+    from engine.ai.search import _match, _unseen_bits, history
+
+    def reference(d, hand_now: int, rules: Rules) -> bool:  # type: ignore[no-untyped-def]
+        hand = hand_now + d.later
+        opponents = [x for x in ((d.seat + i) % 4 for i in range(1, 4)) if d.counts[x]]
+        ctx = Ctx(seat=d.seat, hand=hand, counts=d.counts, table=d.table, owner=d.owner,
+                  chop_ctx=d.chop_ctx, unseen=full_mask(1) - hand - d.played,
+                  opponents=opponents, rules=rules, layout=rules.layout)
+        choice = hard_choice(ctx, None, d.table is not None)
+        return (None if choice is None else choice[1]) == d.action
+
+    checked = {True: 0, False: 0}
+    for seed in range(41, 47):
+        game, _ = _midgame(seed, 30)
+        if game.is_over:
+            continue
+        me = game.current
+        assert me is not None
+        obs = observe(game, me)
+        unseen = full_mask(1) - obs.hand_mask - obs.played_mask
+        pool = _unseen_bits(unseen)
+        rng = random.Random(seed)
+        for d in history(obs.log, obs.counts, me, obs.rules, 999):
+            for _ in range(40):
+                hand = sum(rng.sample(pool, obs.counts[d.seat]))
+                got = _match(d, hand, 4, 1, obs.rules, full_mask(1))
+                assert got == reference(d, hand, obs.rules)
+                checked[got] += 1
+    assert checked[True] > 0 and checked[False] > 1000
