@@ -10,10 +10,10 @@ rollout in which all seats play ``hard`` until this seat's place is known; the c
 best mean result under the rules' scoring (plus a bonus for first place) wins. Candidates far
 behind the best stop being sampled (successive pruning), so the close ones get more deals.
 
-The work is measured in simulated decisions (a redraw check counts as one), not in wall-clock
-time, so a decision is deterministic under a seed; ``budget_ms`` converts to simulated decisions
-with a calibrated rate, and a wall-clock guard (three times the budget, plus 50 ms) protects slow
-machines.
+The work is measured in simulated decisions (a redraw check counts as one, plus ``ANSWER_COST``
+per answer it weighs), not in wall-clock time, so a decision is deterministic under a seed;
+``budget_ms`` converts to simulated decisions with a calibrated rate, and a wall-clock guard (three
+times the budget, plus 50 ms) protects slow machines.
 """
 
 from __future__ import annotations
@@ -172,7 +172,8 @@ def history(
 
 def _match(d: Decision, hand_now: int, n: int, direction: int, rules: Rules, full: int) -> bool:
     """Whether the ``hard`` model, holding ``hand_now`` plus the cards the seat played since,
-    makes the decision the seat made (a pass, or a play of the same size and top rank)."""
+    makes the decision the seat made: a pass, or the same play (card for card with ``EXACT``,
+    otherwise of the same size and top rank)."""
     s = d.seat
     hand = hand_now + d.later
     counts = d.counts
@@ -196,7 +197,7 @@ def _match(d: Decision, hand_now: int, n: int, direction: int, rules: Rules, ful
             for c in legal:
                 if c[1] == hand:
                     return False
-        elif EXACT and not _refute_play(hand, action, legal, table, counts, opponents):
+        elif EXACT and not _may_play(hand, action, legal, table, counts, opponents):
             return False
     ctx = Ctx(seat=s, hand=hand, counts=counts, table=table, owner=d.owner,
               chop_ctx=d.chop_ctx, unseen=full - hand - d.played, opponents=opponents,
@@ -215,11 +216,12 @@ def _match(d: Decision, hand_now: int, n: int, direction: int, rules: Rules, ful
     )
 
 
-def _refute_play(hand: int, action: int, legal: Sequence[Combo], table: Combo,
+def _may_play(hand: int, action: int, legal: Sequence[Combo], table: Combo,
                  counts: Sequence[int], opponents: Sequence[int]) -> bool:
-    """``False`` when ``hard`` surely does not answer ``table`` with ``action`` from ``hand``
-    (another answer scores better), ``True`` when only the full model can tell. Mirrors the
-    order of :func:`engine.ai.core.hard_respond`, stopping at the first better answer."""
+    """Whether ``hard`` may answer ``table`` with ``action`` from ``hand``: ``False`` when it
+    surely does not (another answer scores better, or a rule picks another), ``True`` when only
+    the full model can tell. Mirrors the order of :func:`engine.ai.core.hard_respond`, stopping
+    at the first better answer."""
     masks = [c[1] for c in legal]
     if action not in masks:
         return False
