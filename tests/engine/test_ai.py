@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -264,17 +265,21 @@ def test_reject_sampler_deals_fit_the_counts_and_the_opponents_decisions(
         assert sampler._fits(first, hands[first])
 
 
+def _midgames(seeds: range, actions: int) -> Iterator[tuple[int, Game, int]]:
+    """``(seed, game, seat to play)`` for the mid-games of :func:`_midgame` still in play."""
+    for seed in seeds:
+        game, _ = _midgame(seed, actions)
+        if not game.is_over:
+            assert game.current is not None
+            yield seed, game, game.current
+
+
 def test_reject_sampler_places_hidden_cards_better_than_uniform_deals() -> None:
     from engine.ai.search import _unseen_bits
 
     hits = {"reject": 0, "uniform": 0}
     total = 0
-    for seed in range(31, 41):
-        game, _ = _midgame(seed, 32)
-        if game.is_over:
-            continue
-        me = game.current
-        assert me is not None
+    for seed, game, me in _midgames(range(31, 41), 32):
         rng = random.Random(seed)
         obs, unseen, sampler = _sampler_for(game, me, rng)
         true = [obs.layout.to_mask(game.hand(s)) for s in range(4)]
@@ -310,12 +315,7 @@ def test_match_shortcuts_agree_with_the_full_hard_model() -> None:
         return (None if choice is None else choice[1]) == d.action
 
     checked = {True: 0, False: 0}
-    for seed in range(41, 47):
-        game, _ = _midgame(seed, 30)
-        if game.is_over:
-            continue
-        me = game.current
-        assert me is not None
+    for seed, game, me in _midgames(range(41, 47), 30):
         obs = observe(game, me)
         unseen = full_mask(1) - obs.hand_mask - obs.played_mask
         pool = _unseen_bits(unseen)
