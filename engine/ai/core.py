@@ -32,6 +32,7 @@ __all__ = [
     "hard_choice",
     "normal_choice",
     "struct_mask",
+    "twos_or_bomb",
 ]
 
 _LOW = int("01" * 52, 2)
@@ -295,8 +296,7 @@ def hard_respond(ctx: Ctx, cands: Sequence[Combo]) -> Combo | None:
     delta, _, best = scored[0]
     m = ctx.min_opp()
     if table is not None:
-        table_twos = table[0] in _SETS and (table[1].bit_length() - 1) >> 3 == _TWO
-        if table_twos or table[0].is_bomb:
+        if twos_or_bomb(table):
             bombs = [x for x in scored if x[2][0].is_bomb]
             if bombs:
                 return bombs[0][2]
@@ -331,6 +331,12 @@ HARD: dict[str, float] = {
 
 
 _SETS = (ComboKind.SINGLE, ComboKind.PAIR, ComboKind.TRIPLE)
+
+
+def twos_or_bomb(combo: Combo) -> bool:
+    """Whether a play is of 2s (a single, pair or triple) or a bomb: what a bomb may chop."""
+    kind = combo[0]
+    return kind.is_bomb or (kind in _SETS and (combo[1].bit_length() - 1) >> 3 == _TWO)
 
 
 def hard_choice(ctx: Ctx, legal: Sequence[Combo] | None, can_pass: bool) -> Combo | None:

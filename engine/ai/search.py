@@ -23,7 +23,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from engine.ai.core import HARD, KIND_OF, Ctx, hard_choice, struct_mask
+from engine.ai.core import HARD, KIND_OF, Ctx, hard_choice, struct_mask, twos_or_bomb
 from engine.ai.planner import split_mask
 from engine.ai.sim import Sim, utility
 from engine.cards import count_cards
@@ -228,9 +228,7 @@ def _may_play(hand: int, action: int, legal: Sequence[Combo], table: Combo,
     if hand in masks:
         return action == hand
     tkind = table[0]
-    if (tkind.is_bomb or (tkind in _SETS and (table[1].bit_length() - 1) >> 3 == _TWO)) and any(
-        c[0].is_bomb for c in legal
-    ):
+    if twos_or_bomb(table) and any(c[0].is_bomb for c in legal):
         return True
     if tkind is ComboKind.SINGLE and min((counts[x] for x in opponents), default=99) == 1:
         return action == max(masks)
@@ -243,10 +241,6 @@ def _may_play(hand: int, action: int, legal: Sequence[Combo], table: Combo,
             if k < ka or (k == ka and i < ia):
                 return False
     return True
-
-
-_SETS = (ComboKind.SINGLE, ComboKind.PAIR, ComboKind.TRIPLE)
-_TWO = 12
 
 
 class DealSampler:

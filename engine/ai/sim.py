@@ -6,15 +6,13 @@ chops, instant wins, stakes extras).
 
 from __future__ import annotations
 
-from engine.ai.core import Ctx, hard_choice
+from engine.ai.core import Ctx, hard_choice, twos_or_bomb
 from engine.cards import Layout, count_cards
-from engine.combos import Combo, ComboKind
+from engine.combos import Combo
 from engine.rules import Rules
 
 __all__ = ["Sim", "utility"]
 
-_TWO = 12
-_SETS = (ComboKind.SINGLE, ComboKind.PAIR, ComboKind.TRIPLE)
 
 
 class Sim:
@@ -100,10 +98,7 @@ class Sim:
             self.passed.add(seat)
         else:
             table = self.table
-            if table is not None and play[0].is_bomb and (
-                table[0].is_bomb
-                or (table[0] in _SETS and (table[1].bit_length() - 1) >> 3 == _TWO)
-            ):
+            if table is not None and play[0].is_bomb and twos_or_bomb(table):
                 self.chop_ctx = True
             self.table = play
             self.owner = seat
