@@ -208,3 +208,6 @@ class GuildSettings:
     preset: str | None = None
     stake: int | None = None
     turn_seconds: int | None = None
+    language: str | None = None  # "auto", "en" or "vi" (the table language)
+    turn_reminder: int | None = None  # seconds into a turn before a reminder; 0 = off
+    images: bool | None = None  # card pictures on the board and hands

@@ -846,12 +846,12 @@ class Store:
         async with self._read() as db:
             row = await _maybe_one(
                 db,
-                "SELECT preset, stake, turn_seconds FROM guild_settings WHERE guild_id = ?",
+                _GUILD_SETTINGS_SELECT,
                 (guild_id,),
             )
         if row is None:
             return GuildSettings(guild_id)
-        return GuildSettings(guild_id, row[0], row[1], row[2])
+        return _guild_settings(guild_id, row)
 
     async def set_guild_settings(
         self,
@@ -860,6 +860,9 @@ class Store:
         preset: str | None = None,
         stake: int | None = None,
         turn_seconds: int | None = None,
+        language: str | None = None,
+        turn_reminder: int | None = None,
+        images: bool | None = None,
     ) -> GuildSettings:
         """Change the given defaults (None leaves a field as it is)."""
         _check_int("guild_id", guild_id)
@@ -869,24 +872,54 @@ class Store:
             _check_int("turn_seconds", turn_seconds, minimum=1)
         if preset is not None and (not isinstance(preset, str) or not preset):
             raise InvalidInput("preset must be a preset's name.")
+        if language is not None and language not in LANGUAGES:
+            raise InvalidInput(f"language must be one of {', '.join(LANGUAGES)}.")
+        if turn_reminder is not None:
+            _check_int("turn_reminder", turn_reminder, minimum=0)
+        if images is not None and not isinstance(images, bool):
+            raise InvalidInput("images must be true or false.")
         async with self._write() as db:
             await db.execute(
-                "INSERT INTO guild_settings (guild_id, preset, stake, turn_seconds) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "INSERT INTO guild_settings "
+                "(guild_id, preset, stake, turn_seconds, language, turn_reminder, images) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
                 "preset = COALESCE(excluded.preset, preset), "
                 "stake = COALESCE(excluded.stake, stake), "
-                "turn_seconds = COALESCE(excluded.turn_seconds, turn_seconds)",
-                (guild_id, preset, stake, turn_seconds),
+                "turn_seconds = COALESCE(excluded.turn_seconds, turn_seconds), "
+                "language = COALESCE(excluded.language, language), "
+                "turn_reminder = COALESCE(excluded.turn_reminder, turn_reminder), "
+                "images = COALESCE(excluded.images, images)",
+                (
+                    guild_id,
+                    preset,
+                    stake,
+                    turn_seconds,
+                    language,
+                    turn_reminder,
+                    None if images is None else int(images),
+                ),
             )
             row = await _one(
                 db,
-                "SELECT preset, stake, turn_seconds FROM guild_settings WHERE guild_id = ?",
+                _GUILD_SETTINGS_SELECT,
                 (guild_id,),
             )
-        return GuildSettings(guild_id, row[0], row[1], row[2])
+        return _guild_settings(guild_id, row)
 
 
 # ---------------------------------------------------------------------- helpers
+
+_GUILD_SETTINGS_SELECT = (
+    "SELECT preset, stake, turn_seconds, language, turn_reminder, images "
+    "FROM guild_settings WHERE guild_id = ?"
+)
+LANGUAGES = ("auto", "en", "vi")
+
+
+def _guild_settings(guild_id: int, row: Any) -> GuildSettings:
+    images = None if row[5] is None else bool(row[5])
+    return GuildSettings(guild_id, row[0], row[1], row[2], row[3], row[4], images)
+
 
 
 async def _user_version(db: aiosqlite.Connection) -> int:

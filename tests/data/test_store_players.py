@@ -86,3 +86,20 @@ async def test_guild_settings(store: Store) -> None:
         await store.set_guild_settings(GUILD, stake=-1)
     with pytest.raises(InvalidInput, match="turn_seconds"):
         await store.set_guild_settings(GUILD, turn_seconds=0)
+
+
+async def test_guild_settings_language_reminder_images(store: Store) -> None:
+    s = await store.get_guild_settings(GUILD)
+    assert (s.language, s.turn_reminder, s.images) == (None, None, None)
+    s = await store.set_guild_settings(GUILD, language="vi", turn_reminder=0, images=False)
+    assert (s.language, s.turn_reminder, s.images) == ("vi", 0, False)
+    s = await store.set_guild_settings(GUILD, stake=5)
+    assert (s.language, s.turn_reminder, s.images, s.stake) == ("vi", 0, False, 5)
+    s = await store.set_guild_settings(GUILD, images=True, language="auto")
+    assert (s.language, s.images) == ("auto", True)
+    assert await store.get_guild_settings(GUILD) == s
+    with pytest.raises(InvalidInput, match="language"):
+        await store.set_guild_settings(GUILD, language="fr")
+    with pytest.raises(InvalidInput, match="turn_reminder"):
+        await store.set_guild_settings(GUILD, turn_reminder=-1)
+    assert await store.get_guild_settings(GUILD) == s
