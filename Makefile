@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench clean catalogues
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ test: $(VENV)/.test-installed
 bench: $(VENV)/.test-installed
 	$(BIN)/python -m engine.bench
 	$(BIN)/python -m data.bench
+
+# Re-extract the messages of the code into cogs/locales (then translate the new ones in vi).
+catalogues: $(VENV)/.test-installed
+	$(BIN)/python -m cogs.i18n_catalogue
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.settings import Settings
 from cogs.tables import Live, TableService
+from cogs.translator import CatalogueTranslator
 from data import Store
 
 log = logging.getLogger(__name__)
@@ -101,6 +102,7 @@ class TienLenBot(commands.Bot):
             self._lag_task = asyncio.create_task(
                 loop_lag_monitor(self.settings.LOOP_LAG_LOG), name="loop-lag"
             )
+        await self.tree.set_translator(CatalogueTranslator())  # Vietnamese command descriptions
         for name in EXTENSIONS:
             await self.load_extension(name)
         if not self.sync_commands:

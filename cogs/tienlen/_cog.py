@@ -202,6 +202,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         await self._send_hand(interaction, live)
 
     @tienlen.command(name="rules", description="Show this table's rules, or a preset's")
+    @app_commands.describe(preset="A rule preset to show instead of this table's rules")
     @answers_table_errors
     async def rules_command(self, interaction: discord.Interaction[Any],
                             preset: PresetName | None = None) -> None:
@@ -229,6 +230,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
             f"Table #{live.id} is closed. An unfinished game settles nothing.")
 
     @tienlen.command(name="settings", description="This server's defaults (Manage Server)")
+    @app_commands.describe(preset="The rule preset of new tables", stake="The stake of new tables",
+                           turn_seconds="Seconds per turn at new tables")
     @answers_table_errors
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
@@ -249,6 +252,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         await interaction.response.send_message(text, ephemeral=True)
 
     @tienlen.command(name="stats", description="Games, wins, places, chips won and lost")
+    @app_commands.describe(user="Whose numbers (yours when left out)")
     @answers_table_errors
     async def stats(self, interaction: discord.Interaction[Any],
                     user: discord.User | None = None) -> None:
