@@ -104,6 +104,11 @@ class Words:
         text = self._t.gettext(message)
         return text.format(**values) if values else text
 
+    def marked(self, message: str, /, **values: object) -> str:
+        """Like :meth:`_`, for a message marked with :func:`N_` where it is defined (a variable:
+        the extractor reads the literal at the ``N_`` call instead)."""
+        return self._(message, **values)
+
     def ngettext(self, singular: str, plural: str, n: int, /, **values: object) -> str:
         """The form for ``n`` (``{n}`` is ``n`` formatted for the language unless given)."""
         text = self._t.ngettext(singular, plural, n)

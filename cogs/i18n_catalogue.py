@@ -34,7 +34,8 @@ MAPPING = ROOT / "babel.cfg"
 TEMPLATE = LOCALES / f"{DOMAIN}.pot"
 
 PROJECT = "tienlen-bot"
-HEADER = ("# Messages of tienlen-bot. Updated by `make catalogues` (python -m cogs.i18n_catalogue);\n"
+HEADER = ("# Messages of tienlen-bot. Updated by `make catalogues` "
+          "(python -m cogs.i18n_catalogue);\n"
           "# translations are written by hand. See docs/I18N.md.")
 _UNSET = "…"  # discord.py's description of an undescribed option
 

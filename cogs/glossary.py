@@ -1,0 +1,253 @@
+"""The game's words in the player's language: combinations, places, computer levels, instant
+wins, chip reasons and rule options. Discord-free (the cogs and the terminal table use it).
+
+The engine names things with identifiers (``ComboKind.PAIR``, ``"four_twos"``, ``"loser_pays"``,
+``Rules.chop_table``); here they become words. The Vietnamese uses the table words players use
+(đôi, sám cô, tứ quý, sảnh, đôi thông, heo, tới trắng, chặt, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, get_args
+
+from cogs.i18n import N_, Words
+from engine import Card, Combo, ComboKind, Rank, Rules
+
+__all__ = [
+    "LEVELS",
+    "OPTIONS",
+    "cards",
+    "combo",
+    "instant_win",
+    "instant_win_kind",
+    "level",
+    "option_label",
+    "option_value",
+    "place",
+    "preset",
+    "reason",
+    "rules_lines",
+]
+
+
+def cards(items: Iterable[Card]) -> str:
+    """Cards as players read them in both languages: ``9♠ 9♥``."""
+    return " ".join(str(c) for c in items)
+
+
+# ------------------------------------------------------------------ combinations
+_RANKS = (
+    N_("3s"), N_("4s"), N_("5s"), N_("6s"), N_("7s"), N_("8s"), N_("9s"), N_("10s"),
+    N_("Jacks"), N_("Queens"), N_("Kings"), N_("Aces"), N_("2s"),
+)
+
+
+def _ranks(w: Words, rank: Rank) -> str:
+    """A rank as in "pair of 7s" / "đôi 7", "pair of 2s" / "đôi heo"."""
+    return w.marked(_RANKS[rank])
+
+
+def _run(low: Rank, high: Rank) -> str:
+    return "-".join(Rank(r).label for r in range(low, high + 1))
+
+
+def _pairs_count(w: Words, n: int) -> str:
+    words = {
+        3: w.pgettext("pairs", "three"),
+        4: w.pgettext("pairs", "four"),
+        5: w.pgettext("pairs", "five"),
+        6: w.pgettext("pairs", "six"),
+    }
+    return words.get(n) or w.num(n)
+
+
+def combo(w: Words, play: Combo) -> str:
+    """``pair of 7s, 7♥ high`` / ``đôi 7 (7♥)``."""
+    kind, top = play.kind, play.top
+    if kind is ComboKind.SINGLE:
+        return w._("single {top}", top=top)
+    if kind is ComboKind.PAIR:
+        return w._("pair of {ranks}, {top} high", ranks=_ranks(w, top.rank), top=top)
+    if kind is ComboKind.TRIPLE:
+        return w._("three {ranks}, {top} high", ranks=_ranks(w, top.rank), top=top)
+    if kind is ComboKind.QUAD:
+        return w._("four {ranks}", ranks=_ranks(w, top.rank))
+    run = _run(play.low_rank, top.rank)
+    if kind is ComboKind.SEQUENCE:
+        return w._("sequence {run}, {top} high", run=run, top=top)
+    return w._("{count} consecutive pairs {run}, {top} high",
+               count=_pairs_count(w, play.length), run=run, top=top)
+
+
+def kind(w: Words, value: ComboKind | str) -> str:
+    """A kind of combination without its cards: ``pair`` / ``đôi``."""
+    names = {
+        "single": w.pgettext("kind", "single"),
+        "pair": w.pgettext("kind", "pair"),
+        "triple": w.pgettext("kind", "triple"),
+        "quad": w.pgettext("kind", "quad"),
+        "sequence": w.pgettext("kind", "sequence"),
+        "double_sequence": w.pgettext("kind", "consecutive pairs"),
+    }
+    key = value.value if isinstance(value, ComboKind) else str(value)
+    return names.get(key, key)
+
+
+# ------------------------------------------------------------------ places and people
+def place(w: Words, n: int) -> str:
+    """A finishing place: ``1st`` / ``nhất``."""
+    names = {
+        1: w.pgettext("place", "1st"),
+        2: w.pgettext("place", "2nd"),
+        3: w.pgettext("place", "3rd"),
+        4: w.pgettext("place", "4th"),
+        5: w.pgettext("place", "5th"),
+        6: w.pgettext("place", "6th"),
+        7: w.pgettext("place", "7th"),
+        8: w.pgettext("place", "8th"),
+    }
+    return names.get(n) or w._("place {n}", n=w.num(n))
+
+
+LEVELS = ("easy", "normal", "hard", "expert")
+
+
+def level(w: Words, value: object) -> str:
+    """A computer player's level: ``hard`` / ``khó``."""
+    names = {
+        "easy": w.pgettext("level", "easy"),
+        "normal": w.pgettext("level", "normal"),
+        "hard": w.pgettext("level", "hard"),
+        "expert": w.pgettext("level", "expert"),
+    }
+    key = str(getattr(value, "value", value))
+    return names.get(key, key)
+
+
+# ------------------------------------------------------------------ results
+def instant_win_kind(w: Words, value: object) -> str:
+    """The hand that won at once: ``dragon (3 to A)`` / ``sảnh rồng (3 đến A)``."""
+    names = {
+        "dragon": w._("dragon (3 to 2)"),
+        "thirteen_one_colour": w._("thirteen cards of one colour"),
+        "four_twos": w._("four 2s"),
+        "partial_dragon": w._("dragon (3 to A)"),
+        "six_pairs": w._("six pairs"),
+        "five_consecutive_pairs": w._("five consecutive pairs"),
+        "twelve_one_colour": w._("twelve cards of one colour"),
+    }
+    key = str(getattr(value, "value", value))
+    return names.get(key, key)
+
+
+def instant_win(w: Words, value: object, multiplier: int) -> str:
+    """``instant win (four 2s) ×3`` / ``tới trắng (tứ quý heo) ×3``."""
+    return w._("instant win ({hand}) ×{times}", hand=instant_win_kind(w, value),
+               times=w.num(multiplier))
+
+
+def reason(w: Words, value: str) -> str:
+    """Why chips moved (a settlement reason): ``chop`` / ``chặt``."""
+    names = {
+        "place": w.pgettext("reason", "places"),
+        "loser_pays": w.pgettext("reason", "loser pays"),
+        "cards_left": w.pgettext("reason", "cards left"),
+        "pot": w.pgettext("reason", "pot"),
+        "chop": w.pgettext("reason", "chop"),
+        "penalty": w.pgettext("reason", "2s or bombs left"),
+        "instant_win": w.pgettext("reason", "instant win"),
+    }
+    return names.get(str(value), str(value))
+
+
+# ------------------------------------------------------------------ rules
+def preset(w: Words, name: str | None) -> str:
+    """A preset's name: ``southern`` / ``miền Nam``; None is a custom rule set."""
+    names = {
+        "southern": w.pgettext("preset", "southern"),
+        "pagat": w.pgettext("preset", "pagat"),
+        "vc": w.pgettext("preset", "vc"),
+        "online": w.pgettext("preset", "online"),
+    }
+    if name is None:
+        return w.pgettext("preset", "custom")
+    return names.get(name, name)
+
+
+OPTIONS: dict[str, str] = {
+    "suit_order": N_("Suit order (low → high)"),
+    "first_lead": N_("First game lead"),
+    "winner_leads_next": N_("Winner leads next game"),
+    "reverse_order_each_game": N_("Reverse play order each game"),
+    "double_seq3_may_lead": N_("Three consecutive pairs may lead"),
+    "pass_locks_out": N_("Passing locks you out of the trick"),
+    "chop_after_pass": N_("Chop out of turn (after passing)"),
+    "bombs_need_chop_context": N_("Bomb on bomb needs a chopped 2"),
+    "chop_table": N_("Chop table"),
+    "end": N_("Game ends"),
+    "instant_wins": N_("Instant wins"),
+    "scoring": N_("Scoring"),
+    "chop_bonus": N_("Chop bonus"),
+    "deuce_penalty": N_("Penalty for 2s and bombs left"),
+    "card_exchange": N_("Card exchange between games"),
+    "three_player_17": N_("17 cards each with 3 players"),
+    "double_quad": N_("Two consecutive quads are a bomb"),
+    "cong": N_("Frozen players (no card played when someone goes out) pay double"),
+}
+"""Every rule option's label (a test checks that every field of :class:`Rules` has one)."""
+
+_VALUES: dict[tuple[str, str], str] = {
+    ("first_lead", "lowest_card"): N_("lowest card ({card}), must include it"),
+    ("first_lead", "any"): N_("random player, any combination"),
+    ("chop_after_pass", "off"): N_("off"),
+    ("chop_after_pass", "pairs"): N_("with 4+ consecutive pairs, on 2s"),
+    ("chop_after_pass", "any_bomb"): N_("with any bomb that beats 2s or their chopper"),
+    ("chop_table", "default"): N_("southern: 3 pairs or quad chop a 2, 4+ pairs chop a pair of 2s"),
+    ("chop_table", "narrow"): N_("narrow: bombs only chop 2s, and only higher bombs of one type"),
+    ("chop_table", "online"): N_("online: 3 pairs/quad/4 pairs chop a 2, 4 pairs chop a pair of "
+                                 "2s"),
+    ("end", "to_last"): N_("when one player is left"),
+    ("end", "first_out"): N_("when the first player goes out"),
+    ("scoring", "places"): N_("by places"),
+    ("scoring", "loser_pays"): N_("loser pays everyone"),
+    ("scoring", "cards_left"): N_("one unit per card left"),
+    ("scoring", "pot"): N_("winner takes the pot"),
+    ("card_exchange", "off"): N_("off"),
+    ("card_exchange", "san_jose"): N_("losers give their highest, winners give back"),
+    ("card_exchange", "tribute"): N_("losers give their two highest, nothing back"),
+}
+"""The words of every value of options that are not on/off."""
+
+
+def option_label(w: Words, name: str) -> str:
+    return w.marked(OPTIONS[name]) if name in OPTIONS else name
+
+
+def option_value(w: Words, name: str, value: Any, rules: Rules | None = None) -> str:
+    """The value of a rule option in words: ``on`` / ``bật``, ``by places`` / ``theo thứ hạng``."""
+    if isinstance(value, bool):
+        return w.pgettext("option", "on") if value else w.pgettext("option", "off")
+    if name == "suit_order":
+        return " < ".join(getattr(s, "symbol", str(s)) for s in value)
+    text = _VALUES.get((name, str(value)))
+    if text is None:
+        return str(value)
+    if name == "first_lead":
+        order = rules.suit_order if rules is not None else Rules().suit_order
+        return w.marked(text, card=f"3{order[0].symbol}")
+    return w.marked(text)
+
+
+def rules_lines(w: Words, rules: Rules) -> list[tuple[str, str]]:
+    """(label, value) of every option, in the model's order, for a rules embed."""
+    return [
+        (option_label(w, name), option_value(w, name, getattr(rules, name), rules))
+        for name in type(rules).model_fields
+    ]
+
+
+def option_values(name: str) -> tuple[Any, ...]:
+    """The values an option can take when it is a choice of words (for tests and menus)."""
+    annotation = Rules.model_fields[name].annotation
+    return tuple(v for v in get_args(annotation) if isinstance(v, str))
