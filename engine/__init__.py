@@ -5,6 +5,7 @@ from engine.combos import Combo, ComboKind, can_beat, classify
 from engine.errors import (
     CannotPassOnLead,
     CardsNotInHand,
+    Cause,
     GameOver,
     IllegalPlay,
     InvalidCards,
@@ -38,6 +39,7 @@ __all__ = [
     "CannotPassOnLead",
     "Card",
     "CardsNotInHand",
+    "Cause",
     "Chopped",
     "Combo",
     "ComboKind",

@@ -30,6 +30,7 @@ from engine.combos import (
 from engine.errors import (
     CannotPassOnLead,
     CardsNotInHand,
+    Cause,
     GameOver,
     IllegalPlay,
     InvalidCards,
@@ -234,11 +235,13 @@ class Game:
             dealt = [deck[i * size : (i + 1) * size] for i in range(n)]
         else:
             if len(hands) != n:
-                raise InvalidCards(f"{len(hands)} hands were given for {n} seats")
+                raise InvalidCards(f"{len(hands)} hands were given for {n} seats",
+                                   cause=Cause.BAD_DEAL)
             dealt = [parse_cards(h) for h in hands]
             layout.to_mask([c for h in dealt for c in h], decks)  # checks duplicates
             if any(not h for h in dealt):
-                raise InvalidCards("every seat must be dealt at least one card")
+                raise InvalidCards("every seat must be dealt at least one card",
+                                   cause=Cause.BAD_DEAL)
         masks = [layout.to_mask(h, decks) for h in dealt]
         must: Card | None = None
         if leader is not None:
@@ -290,7 +293,7 @@ class Game:
         if isinstance(previous, Game):
             outcome = previous.outcome
             if outcome is None:
-                raise WrongPhase("the previous game is not over yet")
+                raise WrongPhase("the previous game is not over yet", cause=Cause.NOT_OVER)
             rules = rules or previous.rules
             players = previous.players if players is None else players
             direction = previous.direction if direction is None else direction
@@ -501,18 +504,17 @@ class Game:
                 cards = cards.cards
             mask = self._layout.to_mask(parse_cards(cards), self.decks)
         if not mask:
-            raise NotACombination("choose at least one card to play")
+            raise NotACombination("choose at least one card to play", cause=Cause.NO_CARDS)
         hand = self._hands[seat]
         if not _contains(hand, mask):
-            missing = _missing(hand, mask)
-            raise CardsNotInHand(
-                f"you do not hold {' '.join(str(c) for c in self._layout.cards(missing))}"
-            )
+            missing = self._layout.cards(_missing(hand, mask))
+            raise CardsNotInHand(f"you do not hold {' '.join(str(c) for c in missing)}",
+                                 cards=tuple(missing))
         kind = classify_mask(mask)
         if kind is None:
-            raise NotACombination(
-                f"{' '.join(str(c) for c in self._layout.cards(mask))} is not a combination"
-            )
+            chosen = tuple(self._layout.cards(mask))
+            raise NotACombination(f"{' '.join(str(c) for c in chosen)} is not a combination",
+                                  cards=chosen)
         return Combo(kind, mask, self._layout)
 
     def verify_play(self, seat: int, cards: CardsLike | Combo) -> Combo:
@@ -531,40 +533,44 @@ class Game:
                 self._raise_not_turn(seat)
             if not beats_mask(self.rules, combo[0], combo[1], self.table[0], self.table[1],
                               self.chop_context):
-                raise IllegalPlay(self._beat_message(combo, self.table))
+                raise self._does_not_beat(combo, self.table)
             return combo, True
         combo = self._combo_of(seat, cards)
         table = self.table
         if table is None:
             if self._must and not combo[1] & self._must:
                 raise MustIncludeCard(
-                    f"the first play must include {self.first_play_must_include}"
+                    f"the first play must include {self.first_play_must_include}",
+                    card=self.first_play_must_include,
                 )
             if not may_lead(self.rules, combo[0], combo[1]):
-                raise IllegalPlay("three consecutive pairs may not lead a trick")
+                raise IllegalPlay("three consecutive pairs may not lead a trick",
+                                  cause=Cause.THREE_PAIRS_MAY_NOT_LEAD)
         elif not beats_mask(self.rules, combo[0], combo[1], table[0], table[1],
                             self.chop_context):
-            raise IllegalPlay(self._beat_message(combo, table))
+            raise self._does_not_beat(combo, table)
         return combo, False
 
     def _raise_not_turn(self, seat: int) -> None:
         if seat in self._passed and self.rules.pass_locks_out:
             raise PassedThisTrick("you passed this trick")
         if not self._hands[seat]:
-            raise NotYourTurn("you have no cards left")
+            raise NotYourTurn("you have no cards left", cause=Cause.NO_CARDS_LEFT)
         raise NotYourTurn("it is not your turn")
 
-    def _beat_message(self, play: Combo, table: Combo) -> str:
+    def _does_not_beat(self, play: Combo, table: Combo) -> IllegalPlay:
         same = play[0] is table[0] and (
             play[0] not in (ComboKind.SEQUENCE, DOUBLE_SEQUENCE) or play.length == table.length
         )
-        text = f"{play} does not beat {table} on the table"
-        if same:
-            return text
-        what = _kind_phrase(table)
         quad_ok, lo, hi = chop_spec(self.rules, table[0], table[1], self.chop_context)
-        extra = ", or by a chop" if (quad_ok or lo <= hi) else ""
-        return f"{text}: {what} can only be beaten by a higher {_kind_phrase(table, False)}{extra}"
+        chop = bool(quad_ok or lo <= hi)
+        text = f"{play} does not beat {table} on the table"
+        if not same:
+            what = _kind_phrase(table)
+            extra = ", or by a chop" if chop else ""
+            text += f": {what} can only be beaten by a higher {_kind_phrase(table, False)}{extra}"
+        return IllegalPlay(text, cause=Cause.DOES_NOT_BEAT, play=play, table=table,
+                           same_kind=same, chop=chop)
 
     def can_play(self, seat: int, cards: CardsLike | Combo) -> bool:
         try:
@@ -718,18 +724,21 @@ class Game:
         if self.phase is Phase.OVER:
             raise GameOver("the game is over")
         if self.phase is not Phase.EXCHANGE:
-            raise WrongPhase("cards are only given back before play starts")
+            raise WrongPhase("cards are only given back before play starts",
+                             cause=Cause.NOT_EXCHANGING)
         self._check_seat(seat)
         due = self._pending.get(seat)
         if not due:
-            raise WrongPhase("you have no cards to give back")
+            raise WrongPhase("you have no cards to give back", cause=Cause.NOTHING_TO_GIVE)
         mask = self._layout.to_mask(parse_cards(cards), self.decks)
         n = count_cards(mask)
         if n != due:
-            raise IllegalPlay(f"you must give back exactly {due} card{'s' if due > 1 else ''}")
+            raise IllegalPlay(f"you must give back exactly {due} card{'s' if due > 1 else ''}",
+                              cause=Cause.GIVE_COUNT, count=due)
         if not _contains(self._hands[seat], mask):
             missing = self._layout.cards(_missing(self._hands[seat], mask))
-            raise CardsNotInHand(f"you do not hold {' '.join(str(c) for c in missing)}")
+            raise CardsNotInHand(f"you do not hold {' '.join(str(c) for c in missing)}",
+                                 cards=tuple(missing))
         return mask
 
     def can_return(self, seat: int, cards: CardsLike) -> bool:
@@ -756,11 +765,13 @@ class Game:
         if self.phase is Phase.OVER:
             raise GameOver("the game is over")
         if self.phase is Phase.EXCHANGE:
-            raise WrongPhase("cards are being exchanged; play starts when that is done")
+            raise WrongPhase("cards are being exchanged; play starts when that is done",
+                             cause=Cause.EXCHANGING)
 
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
-            raise NotYourTurn(f"there is no seat {seat} at this table")
+            raise NotYourTurn(f"there is no seat {seat} at this table", cause=Cause.NO_SEAT,
+                              seat=seat)
 
     # ------------------------------------------------------------------ persistence
 
