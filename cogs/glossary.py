@@ -12,13 +12,14 @@ from collections.abc import Iterable
 from typing import Any, get_args
 
 from cogs.i18n import N_, Words
-from engine import Card, Combo, ComboKind, Rank, Rules
+from engine import Card, Cause, Combo, ComboKind, Rank, Rules, TienLenError
 
 __all__ = [
     "LEVELS",
     "OPTIONS",
     "cards",
     "combo",
+    "engine_refusal",
     "instant_win",
     "instant_win_kind",
     "level",
@@ -251,3 +252,80 @@ def option_values(name: str) -> tuple[Any, ...]:
     """The values an option can take when it is a choice of words (for tests and menus)."""
     annotation = Rules.model_fields[name].annotation
     return tuple(v for v in get_args(annotation) if isinstance(v, str))
+
+
+# ------------------------------------------------------------------ refusals of the engine
+def engine_refusal(w: Words, error: TienLenError, waiting_for: str | None = None) -> str:
+    """The sentence for a refused action, from the error's cause and data.
+
+    ``waiting_for`` names whose turn it is (a mention or a name), for "not your turn"."""
+    data = error.data
+    match error.cause:
+        case Cause.NO_CARDS:
+            return w._("Choose at least one card to play.")
+        case Cause.NOT_HELD:
+            return w._("You do not hold {cards}.", cards=cards(data.get("cards", ())))
+        case Cause.NOT_A_COMBINATION:
+            return w._("{cards} is not a combination.", cards=cards(data.get("cards", ())))
+        case Cause.DOES_NOT_BEAT:
+            return _does_not_beat(w, data)
+        case Cause.MUST_INCLUDE:
+            return w._("The first play must include {card}.", card=data.get("card", "3♠"))
+        case Cause.THREE_PAIRS_MAY_NOT_LEAD:
+            return w._("Three consecutive pairs may not lead a trick.")
+        case Cause.PASSED:
+            return w._("You passed this trick; wait for the next lead.")
+        case Cause.NOT_YOUR_TURN if waiting_for:
+            return w._("It is not your turn — waiting for {player}.", player=waiting_for)
+        case Cause.NOT_YOUR_TURN:
+            return w._("It is not your turn.")
+        case Cause.NO_CARDS_LEFT:
+            return w._("You have no cards left.")
+        case Cause.NO_SEAT:
+            return w._("You have no seat at this table.")
+        case Cause.MUST_PLAY:
+            return w._("You lead this trick, so you must play.")
+        case Cause.GAME_OVER:
+            return w._("The game is over.")
+        case Cause.NOT_EXCHANGING:
+            return w._("Cards are only given back before play starts.")
+        case Cause.NOTHING_TO_GIVE:
+            return w._("You have no cards to give back.")
+        case Cause.GIVE_COUNT:
+            return w.ngettext("Give back exactly {n} card.", "Give back exactly {n} cards.",
+                              int(data.get("count", 1)))
+        case Cause.EXCHANGING:
+            return w._("Cards are being exchanged; play starts when that is done.")
+        case Cause.NOT_OVER:
+            return w._("The game is not over yet.")
+        case Cause.BAD_CARD | Cause.BAD_SUIT:
+            return w._("{token} is not a card (write cards like 3S, 10H, QC or 2♥).",
+                       token=data.get("token", "?"))
+        case Cause.DUPLICATE:
+            return w._("{card} is given more than once.", card=data.get("card", "?"))
+        case _:
+            return w._("That is not allowed now.")
+
+
+def _does_not_beat(w: Words, data: dict[str, Any]) -> str:
+    play, table = data.get("play"), data.get("table")
+    if not isinstance(play, Combo) or not isinstance(table, Combo):
+        return w._("That does not beat the cards on the table.")
+    if data.get("same_kind"):
+        return w._("{play} does not beat {table} on the table.", play=cards(play.cards),
+                   table=cards(table.cards))
+    if data.get("chop"):
+        return w._("{play} does not beat {table} on the table: only a higher {kind}, or a chop, "
+                   "beats it.", play=cards(play.cards), table=cards(table.cards),
+                   kind=_kind_of(w, table))
+    return w._("{play} does not beat {table} on the table: only a higher {kind} beats it.",
+               play=cards(play.cards), table=cards(table.cards), kind=_kind_of(w, table))
+
+
+def _kind_of(w: Words, play: Combo) -> str:
+    """What may beat ``play``: "pair", "4-card sequence", "3 consecutive pairs"."""
+    if play.kind is ComboKind.SEQUENCE:
+        return w._("{n}-card sequence", n=w.num(play.length))
+    if play.kind is ComboKind.DOUBLE_SEQUENCE:
+        return w._("{count} consecutive pairs", count=_pairs_count(w, play.length))
+    return kind(w, play.kind)

@@ -6,7 +6,7 @@ import pytest
 
 from cogs import glossary
 from cogs.i18n import words
-from engine import Rules, classify
+from engine import Cause, Game, Rules, TienLenError, classify, parse_cards
 
 EN, VI = words("en"), words("vi")
 
@@ -86,3 +86,45 @@ def test_the_rules_in_vietnamese_name_every_option(preset: str) -> None:
     assert dict(vi)["Người đánh trước ván đầu"] in (
         "lá nhỏ nhất (3♠), phải đánh kèm lá đó", "người ngẫu nhiên, bài gì cũng được")
     assert dict(en)["Suit order (low → high)"] == dict(vi)["Thứ tự chất (thấp → cao)"]
+
+
+def _error(action: object) -> TienLenError:
+    with pytest.raises(TienLenError) as caught:
+        action()  # type: ignore[operator]
+    return caught.value
+
+
+def test_every_engine_cause_is_worded_in_both_languages() -> None:
+    """A new cause of the engine fails here until it has its own sentence."""
+    fallback_en = glossary.engine_refusal(EN, TienLenError("x"))
+    fallback_vi = glossary.engine_refusal(VI, TienLenError("x"))
+    for cause in Cause:
+        if cause is Cause.BAD_DEAL:
+            continue  # hands handed to Game.new by a program: no player ever causes it
+        error = TienLenError("x", cause=cause)
+        en, vi = glossary.engine_refusal(EN, error), glossary.engine_refusal(VI, error)
+        assert en != fallback_en and vi != fallback_vi, cause
+        assert en != vi, cause
+
+
+def test_refusals_of_a_real_game_in_vietnamese() -> None:
+    hands = ["3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 2S", "3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC 2C",
+             "3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD 2D", "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2H"]
+    game = Game.new(Rules(instant_wins=False), 4, hands=hands)
+    error = _error(lambda: game.play(0, "4S"))
+    assert glossary.engine_refusal(VI, error) == "Lượt đánh đầu tiên phải có lá 3♠."
+    error = _error(lambda: game.play(1, "3C"))
+    assert glossary.engine_refusal(VI, error, "<@1>") == "Chưa đến lượt bạn — đang chờ <@1>."
+    assert glossary.engine_refusal(EN, error, "<@1>") == (
+        "It is not your turn — waiting for <@1>.")
+    game.play(0, "3S 4S 5S")
+    error = _error(lambda: game.play(1, "6C"))
+    assert glossary.engine_refusal(VI, error) == (
+        "6♣ không chặn được 3♠ 4♠ 5♠ trên bàn: chỉ sảnh 3 lá lớn hơn mới chặn được.")
+    assert glossary.engine_refusal(EN, error) == (
+        "6♣ does not beat 3♠ 4♠ 5♠ on the table: only a higher 3-card sequence beats it.")
+    game.play(1, "6C 7C 8C")
+    error = _error(lambda: game.play(2, "3D 4D 5D"))
+    assert glossary.engine_refusal(VI, error) == "3♦ 4♦ 5♦ không chặn được 6♣ 7♣ 8♣ trên bàn."
+    error = _error(lambda: parse_cards("3S XX"))
+    assert glossary.engine_refusal(VI, error).startswith("XX không phải là một lá bài")
