@@ -13,7 +13,8 @@ from typing import Any
 import discord
 import pytest
 
-from cogs.tables import Live
+from cogs import words
+from cogs.tables import LiveTable, StaleHand
 from engine import Game, Rank, parse_cards
 
 from .tablekit import (
@@ -36,7 +37,8 @@ def people(world: Any, n: int) -> list[Any]:
     return [world.guild.add_member(world.env.create_user(f"p{i}")) for i in range(n)]
 
 
-async def started(world: Any, n: int, **options: Any) -> tuple[list[Any], dict[int, Any], Live]:
+async def started(world: Any, n: int, **options: Any
+                  ) -> tuple[list[Any], dict[int, Any], LiveTable]:
     """n people at one table (the first hosts), the game started by the host."""
     ps = people(world, n)
     live = await open_table(world, ps[0], **options)
@@ -45,7 +47,7 @@ async def started(world: Any, n: int, **options: Any) -> tuple[list[Any], dict[i
     return ps, {p.id: p for p in ps}, live
 
 
-async def finish(world: Any, live: Live, by_id: dict[int, Any], limit: int = 400) -> None:
+async def finish(world: Any, live: LiveTable, by_id: dict[int, Any], limit: int = 400) -> None:
     for step in range(limit):
         if live.phase != "playing":
             return
@@ -181,19 +183,19 @@ async def test_double_click_and_simultaneous_presses_apply_at_most_once(world: A
     other = live.seats[1 - seat].user_id
     assert me is not None
     assert other is not None
-    service = world.bot.tables
+    service = world.bot.table_service
     cards = list(lowest(game.legal_plays(seat)).cards)
     version = game.version
     results = await asyncio.gather(
-        service.act(live, me, version, "play", cards),
-        service.act(live, me, version, "play", cards),  # a double click
-        service.act(live, other, version, "pass"),  # the other player at the same moment
+        service.act(live, me, version, cards),
+        service.act(live, me, version, cards),  # a double click
+        service.act(live, other, version, None),  # the other player at the same moment
         return_exceptions=True,
     )
     assert game.version == version + 1, results
-    assert results[0] == "You played " + " ".join(map(str, cards)) + "."
-    assert "out of date" in str(results[1])
-    assert "out of date" in str(results[2])
+    assert results[0] is None
+    assert isinstance(results[1], StaleHand) and isinstance(results[2], StaleHand)
+    assert "out of date" in words.refusal(results[1])
     names = [type(e).__name__ for e in game.events]
     assert names.count("Played") == 1
     assert names.count("Passed") == 0
@@ -253,7 +255,7 @@ async def test_stop_and_settings_permissions(world: Any) -> None:
     assert r.ephemeral and "stake: **25**" in r.response.content
     r = await admin.slash(world.channel, "tienlen stop")
     assert "closed" in r.response.content
-    assert await world.bot.tables.table_in_channel(world.channel.id) is None
+    assert await world.bot.table_service.table_in_channel(world.channel.id) is None
     # The next table uses the server's defaults.
     live = await open_table(world, host)
     assert live.table.stake == 25
@@ -328,7 +330,7 @@ async def test_restart_mid_game_old_buttons_finish_it(world: Any) -> None:
                             lowest(game.legal_plays(seat)).cards)
     version = game.version
     await world.restart()
-    live2 = world.bot.tables.tables[live.id]
+    live2 = world.bot.table_service.tables[live.id]
     assert live2.game is not None and live2.game.version == version
     r = await person.click(old_hand, label="Play")  # a button from before the restart
     assert "You played" in r.response.content
@@ -369,7 +371,7 @@ async def test_old_board_is_replaced_by_a_fresh_message(world: Any) -> None:
     ps = people(world, 2)
     live = await open_table(world, ps[0])
     first_board = board(world).id
-    service = world.bot.tables
+    service = world.bot.table_service
     real_clock = service.wall_clock
     service.wall_clock = lambda: real_clock() + 3600  # an hour later
     await seat_people(world, ps[1:])  # a change, and the board is too old to edit
@@ -385,7 +387,7 @@ async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
     assert "card_exchange" in r.response.content
     r = await ps[0].slash(world.channel, "tienlen start", options="no_such_rule=on")
     assert "no_such_rule" in r.response.content
-    assert await world.bot.tables.table_in_channel(world.channel.id) is None
+    assert await world.bot.table_service.table_in_channel(world.channel.id) is None
     live = await open_table(world, ps[0], options="card_exchange=on end=first_out")
     assert live.rules.card_exchange
     assert live.rules.end == "first_out"
@@ -413,7 +415,7 @@ async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
 
 
 async def test_passed_player_and_play_that_does_not_beat(world: Any) -> None:
-    world.bot.tables._rng = random.Random(2)  # a fixed deal for a repeatable scenario
+    world.bot.table_service._rng = random.Random(2)  # a fixed deal for a repeatable scenario
     _ps, by_id, live = await started(world, 3, seats=3)
     game = live.game
     assert game is not None
@@ -452,7 +454,7 @@ async def test_settings_need_manage_server_and_host_can_stop(world: Any) -> None
     await open_table(world, host)
     r = await host.slash(world.channel, "tienlen stop")
     assert "closed" in r.response.content
-    assert await world.bot.tables.table_in_channel(world.channel.id) is None
+    assert await world.bot.table_service.table_in_channel(world.channel.id) is None
 
 
 async def test_daily_again_after_24_hours(world: Any) -> None:
@@ -505,7 +507,7 @@ async def test_computer_chops_out_of_turn(world: Any) -> None:
     await seat_people(world, [other])
     await add_computers(world, host, "normal", 2)
     await host.click(board(world), label="Start")
-    service = world.bot.tables
+    service = world.bot.table_service
     hands = ["2S 3S 3C 3D 3H 8S 8C 9D 9H JD JH QD QH",
              "2C 2D 2H 8D 8H 9S 9C JS JC QS QC KS KC",
              "4S 4C 5S 5D 6S 6C 7S 7D 10S 10C KD KH AS",
@@ -533,7 +535,7 @@ async def test_reloading_the_extension_keeps_the_game(world: Any) -> None:
     await take_turn(world, live, by_id)
     version = live.game.version if live.game else None
     await world.bot.reload_extension("cogs.tienlen")
-    fresh = world.bot.tables.tables[live.id]
+    fresh = world.bot.table_service.tables[live.id]
     assert fresh is not live  # read again from the store
     assert fresh.game is not None
     assert fresh.game.version == version

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine import Game, Rules
-from engine.ai import LEVELS, choose, choose_returns, decide, decide_json, hint, observe
+from engine.ai import Level, choose, choose_returns, decide, decide_json, hint, observe
 from engine.arena import play_game, run_arena
 from engine.events import Played
 
@@ -143,7 +143,7 @@ def test_decisions_depend_only_on_the_observation(seed: int) -> None:
     other = _reshuffled(game, seat, log, random.Random(seed))
     assert [other.hand(s) for s in range(4)] != [game.hand(s) for s in range(4)]
     assert observe(game, seat) == observe(other, seat)
-    for level in LEVELS:
+    for level in Level:
         a = decide(game, seat, level, seed=5, budget_ms=10)
         b = decide(other, seat, level, seed=5, budget_ms=10)
         assert a == b, level
@@ -158,7 +158,7 @@ def test_observation_hides_other_hands() -> None:
     assert obs.counts == tuple(len(game.hand(s)) for s in range(4))
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", list(Level))
 def test_decisions_are_deterministic_under_a_seed(level: str) -> None:
     for seed in range(3):
         game, _ = _midgame(20 + seed, 5)
