@@ -298,9 +298,6 @@ class TableService(Scheduling):
                 raise NotSeated()
             await self._deal(live, again=True)
 
-    async def leave_after_game(self, live: LiveTable, user_id: int) -> bool:
-        return await self.leave(live, user_id)
-
     async def _deal(self, live: LiveTable, *, again: bool) -> None:
         seats = list(live.seats)
         if len(seats) < MIN_SEATS:

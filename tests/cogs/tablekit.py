@@ -8,7 +8,7 @@ import discord
 import simcord
 
 from cogs.tables import LiveTable
-from engine import Card, Combo
+from engine import Card, Combo, Phase
 
 
 def bot_messages(world: Any, viewer: Any | None = None) -> list[discord.Message]:
@@ -105,7 +105,7 @@ async def take_turn(world: Any, live: LiveTable, people: dict[int, Any], *,
     """The seat to act plays its lowest legal play (or passes when `prefer_pass` and allowed)."""
     game = live.game
     assert game is not None
-    if game.phase == "exchange":
+    if game.phase is Phase.EXCHANGE:
         seat = next(s for s, n in game.pending_returns.items() if n)
         need = game.pending_returns[seat]
         person = people[live.seats[seat].user_id]  # type: ignore[index]

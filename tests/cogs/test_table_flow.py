@@ -14,8 +14,8 @@ import discord
 import pytest
 
 from cogs import words
-from cogs.tables import LiveTable, StaleHand
-from engine import Game, Rank, parse_cards
+from cogs.tables import LiveTable, StaleHand, TablePhase
+from engine import Game, Passed, Phase, Played, Rank, parse_cards
 
 from .tablekit import (
     add_computers,
@@ -49,7 +49,7 @@ async def started(world: Any, n: int, **options: Any
 
 async def finish(world: Any, live: LiveTable, by_id: dict[int, Any], limit: int = 400) -> None:
     for step in range(limit):
-        if live.phase != "playing":
+        if live.phase is not TablePhase.PLAYING:
             return
         await take_turn(world, live, by_id, prefer_pass=step % 7 == 3)
     raise AssertionError("the game did not finish")
@@ -63,7 +63,7 @@ async def test_four_humans_play_to_settlement_and_leaderboard(world: Any) -> Non
     await seat_people(world, ps[1:])
     assert len(live.seats) == 4
     await ps[0].click(board(world), label="Start")
-    assert live.phase == "playing" and live.game is not None
+    assert live.phase is TablePhase.PLAYING and live.game is not None
     text = board_text(world)
     current = live.game.current
     assert current is not None
@@ -72,7 +72,7 @@ async def test_four_humans_play_to_settlement_and_leaderboard(world: Any) -> Non
         assert f"<@{ps[i].id}> — 13 cards" in text
     assert set(labels(board(world))) == {"My hand", "Rules"}
     await finish(world, live, by_id)
-    assert live.phase == "finished"
+    assert live.phase is TablePhase.FINISHED
     text = board_text(world)
     assert "Game over" in text
     assert labels(board(world)) == ["Play again", "Leave", "Rules"]
@@ -96,7 +96,7 @@ async def test_one_human_against_three_computers(world: Any) -> None:
     assert [s.bot for s in live.seats] == [None, "normal", "normal", "normal"]
     await alice.click(board(world), label="Start")
     await finish(world, live, {alice.id: alice})
-    assert live.phase == "finished"
+    assert live.phase is TablePhase.FINISHED
     assert "Game over" in board_text(world)
     # Computer seats hold no chips: a game against computers only moves chips between humans.
     assert await world.store.get_chips(world.guild.id, alice.id) == 1000
@@ -167,7 +167,7 @@ async def test_stale_hand_message_changes_nothing(world: Any) -> None:
     stale = await person.click(old, label="Play")
     assert stale.ephemeral and "out of date" in stale.response.content
     assert game.version == version
-    played = [e for e in game.events if type(e).__name__ == "Played"]
+    played = [e for e in game.events if isinstance(e, Played)]
     assert len(played) == 1
 
 
@@ -210,7 +210,7 @@ async def test_hand_privacy(world: Any, caplog: pytest.LogCaptureFixture) -> Non
             await open_hand(world, p)
     game = live.game
     assert game is not None
-    played = {str(c) for e in game.events if type(e).__name__ == "Played" for c in e.cards}
+    played = {str(c) for e in game.events if isinstance(e, Played) for c in e.cards}
     for viewer in [*ps, world.guild.add_member(world.env.create_user("watcher"))]:
         for message in world.channel.history(viewer=viewer):
             if not message.author.bot:
@@ -279,7 +279,7 @@ async def test_rules_embed_comes_from_the_model(world: Any) -> None:
 
 
 def seat_events(game: Any, seat: int) -> list[Any]:
-    return [e for e in game.events if type(e).__name__ in ("Played", "Passed") and e.seat == seat]
+    return [e for e in game.events if isinstance(e, Played | Passed) and e.seat == seat]
 
 
 async def test_turn_clock_auto_lead_auto_pass_takeover_and_reclaim(world: Any) -> None:
@@ -292,7 +292,7 @@ async def test_turn_clock_auto_lead_auto_pass_takeover_and_reclaim(world: Any) -
     must = game.first_play_must_include
     await world.env.advance_time(31)  # A must lead: the lowest single, which includes 3♠
     (lead,) = seat_events(game, a)
-    assert type(lead).__name__ == "Played" and len(lead.cards) == 1
+    assert isinstance(lead, Played) and len(lead.cards) == 1
     if must is not None:
         assert lead.cards[0] == must
     assert live.afk[a] == 1 and not live.auto[a]
@@ -306,13 +306,13 @@ async def test_turn_clock_auto_lead_auto_pass_takeover_and_reclaim(world: Any) -
         assert "away: computer playing" in board_text(world)
         # While B plays in person, the computer answers for A at once, without the clock.
         for _ in range(3):
-            if live.phase != "playing" or game.current != b:
+            if live.phase is not TablePhase.PLAYING or game.current != b:
                 break
             count = len(seat_events(game, a))
             await take_turn(world, live, by_id)
-            if live.phase == "playing":
+            if live.phase is TablePhase.PLAYING:
                 assert len(seat_events(game, a)) > count
-        if live.phase == "playing":
+        if live.phase is TablePhase.PLAYING:
             # A comes back: My hand returns the seat to its owner.
             await open_hand(world, by_id[live.seats[a].user_id])  # type: ignore[index]
             assert not live.auto[a] and live.afk[a] == 0
@@ -336,7 +336,7 @@ async def test_restart_mid_game_old_buttons_finish_it(world: Any) -> None:
     assert "You played" in r.response.content
     assert live2.game.version == version + 1
     await finish(world, live2, by_id)
-    assert live2.phase == "finished"
+    assert live2.phase is TablePhase.FINISHED
     total = sum([await world.store.get_chips(world.guild.id, p.id) or 0 for p in ps])
     assert total == 2000
     check = subprocess.run([sys.executable, "-m", "data.check", str(world.path)],
@@ -352,7 +352,7 @@ async def test_play_again_winner_leads_and_stats(world: Any) -> None:
     assert first.outcome is not None
     winner = first.outcome.winner
     await ps[1].click(board(world), label="Play again")
-    assert live.phase == "playing"
+    assert live.phase is TablePhase.PLAYING
     second = live.game
     assert second is not None
     assert second is not first
@@ -399,7 +399,7 @@ async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
     assert game is not None
     if game.is_over:  # an instant win after the exchange ends the game at once
         return
-    assert game.phase == "exchange"
+    assert game.phase is Phase.EXCHANGE
     returning = [s for s, n in game.pending_returns.items() if n]
     assert len(returning) == 2  # the winner gives back two cards, the second one
     seat = returning[0]
@@ -409,9 +409,9 @@ async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
     assert button(hand, "Pass").disabled
     for _ in returning:
         await take_turn(world, live, by_id)
-    assert game.phase in ("play", "over")  # "over": an instant win after the exchange
+    assert game.phase in (Phase.PLAY, Phase.OVER)  # "over": an instant win after the exchange
     await finish(world, live, by_id)
-    assert live.phase == "finished"
+    assert live.phase is TablePhase.FINISHED
 
 
 async def test_passed_player_and_play_that_does_not_beat(world: Any) -> None:
@@ -492,7 +492,7 @@ async def test_a_player_short_of_chips_is_told_privately_and_the_table_waits(wor
     assert r.ephemeral
     assert "The table waits" in r.response.content
     assert f"<@{poor.id}>" in r.response.content
-    assert live.phase == "lobby"
+    assert live.phase is TablePhase.LOBBY
     assert live.game is None
     dms = poor.user.dm_channel.history()
     assert dms
@@ -519,11 +519,11 @@ async def test_computer_chops_out_of_turn(world: Any) -> None:
         await service._commit(live)
     await play(host, await open_hand(world, host), parse_cards("2S"))
     game = live.game
-    chops = [e for e in game.events if type(e).__name__ == "Played" and e.out_of_turn]
+    chops = [e for e in game.events if isinstance(e, Played) and e.out_of_turn]
     assert chops, [type(e).__name__ for e in game.events]
     assert chops[0].seat in (2, 3)
     assert len(chops[0].cards) == 8
-    acts = [e for e in game.events if type(e).__name__ in ("Played", "Passed")]
+    acts = [e for e in game.events if isinstance(e, Played | Passed)]
     after = acts[acts.index(chops[0]) + 1 :]
     if after:
         assert after[0].seat == (chops[0].seat + 1) % 4  # play goes on after the chopper

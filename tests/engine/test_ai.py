@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import Game, Rules
+from engine import Game, Phase, Rules
 from engine.ai import Level, choose, choose_returns, decide, decide_json, hint, observe
 from engine.arena import play_game, run_arena
 from engine.events import Played
@@ -18,7 +18,7 @@ PRESETS = ["southern", "pagat", "vc", "online"]
 def _play(game: Game, levels: list[str], seed: int, budget_ms: int | None = None) -> Game:
     """Play to the end, checking every decision (and every out-of-turn chop) is accepted."""
     step = 0
-    while game.phase == "exchange":
+    while game.phase is Phase.EXCHANGE:
         for s in list(game.pending_returns):
             cards = choose_returns(game, s, levels[s])
             assert game.can_return(s, cards)
@@ -76,7 +76,7 @@ def test_card_exchange_returns_and_next_games() -> None:
     game = _play(Game.new(rules, 4, seed=7), ["hard", "normal", "easy", "hard"], seed=1)
     for i in range(4):
         game = Game.next(game, seed=100 + i)
-        assert game.phase in ("exchange", "over")
+        assert game.phase in (Phase.EXCHANGE, Phase.OVER)
         _play(game, ["hard", "normal", "easy", "expert"], seed=i, budget_ms=3)
 
 

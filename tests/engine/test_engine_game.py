@@ -25,6 +25,7 @@ from engine import (
     NotYourTurn,
     Passed,
     PassedThisTrick,
+    Phase,
     Played,
     Rank,
     Rules,
@@ -389,7 +390,7 @@ def test_card_exchange() -> None:
     hands[second_last] = "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2C"
     hands[last] = "5C 6C 7C 8C 9C 10C JC QC KC AC 2S 2D 2H"
     game = Game.next(first, hands=hands)
-    assert game.phase == "exchange"
+    assert game.phase is Phase.EXCHANGE
     assert game.current is None
     gifts = [e for e in game.events if isinstance(e, Exchanged)]
     assert [(e.giver, e.receiver, codes(list(e.cards)), e.returned) for e in gifts] == [
@@ -404,9 +405,9 @@ def test_card_exchange() -> None:
     unchanged(game, lambda: game.return_cards(last, "2S"), WrongPhase)
     assert game.can_return(second, "4C")
     game.return_cards(winner, "3S 3C")
-    assert game.phase == "exchange"
+    assert game.phase is Phase.EXCHANGE
     game.return_cards(second, "4C")
-    assert game.phase == "play"
+    assert game.phase is Phase.PLAY
     assert game.current == winner
     assert game.card_counts == [13, 13, 13, 13]
     assert codes(game.hands[last])[:5] == "3S 3C"
@@ -418,7 +419,7 @@ def test_no_exchange_with_three_players() -> None:
     rules = NO_IW.model_copy(update={"card_exchange": True})
     first = _finished(rules, 3)
     game = Game.next(first, seed=2)
-    assert game.phase == "play"
+    assert game.phase is Phase.PLAY
 
 
 # ---------------------------------------------------------------------------- instant wins
