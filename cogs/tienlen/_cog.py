@@ -41,6 +41,7 @@ C = TypeVar("C", bound="TienLenCog")
 class Refusal(Exception):
     """A refusal of the Discord side itself (a bad option, no table here): its text is the reply."""
 
+
 PresetName = Literal["southern", "pagat", "vc", "online"]
 
 
@@ -55,7 +56,7 @@ def parse_options(base: Rules, text: str | None) -> Rules:
             raise Refusal(f"Write each option as name=value; {part!r} is not.")
         if name not in Rules.model_fields:
             raise Refusal(f"There is no rule option {name!r}. "
-                             f"Options: {', '.join(Rules.model_fields)}.")
+                          f"Options: {', '.join(Rules.model_fields)}.")
         update[name] = value
     try:
         return base.model_copy(update=update)

@@ -236,6 +236,7 @@ def test_to_last_ending_gives_every_place() -> None:
     assert game.outcome.instant_win is None
     assert game.outcome.multiplier is None
     assert isinstance(game.events[-1], GameOver)
+    assert game.actor is None
     unchanged(game, lambda: game.play(2, "6S"), GameFinished, "over")
     unchanged(game, lambda: game.pass_turn(2), GameFinished)
     assert game.legal_plays(2) == []
@@ -392,6 +393,7 @@ def test_card_exchange() -> None:
     game = Game.next(first, hands=hands)
     assert game.phase is Phase.EXCHANGE
     assert game.current is None
+    assert game.actor == winner  # the first seat that still owes cards back
     gifts = [e for e in game.events if isinstance(e, Exchanged)]
     assert [(e.giver, e.receiver, codes(list(e.cards)), e.returned) for e in gifts] == [
         (last, winner, "2D 2H", False),
@@ -406,8 +408,10 @@ def test_card_exchange() -> None:
     assert game.can_return(second, "4C")
     game.return_cards(winner, "3S 3C")
     assert game.phase is Phase.EXCHANGE
+    assert game.actor == second
     game.return_cards(second, "4C")
     assert game.phase is Phase.PLAY
+    assert game.actor == game.current == winner
     assert game.current == winner
     assert game.card_counts == [13, 13, 13, 13]
     assert codes(game.hands[last])[:5] == "3S 3C"
