@@ -6,7 +6,7 @@ from engine.errors import (
     CannotPassOnLead,
     CardsNotInHand,
     Cause,
-    GameOver,
+    GameFinished,
     IllegalPlay,
     InvalidCards,
     MustIncludeCard,
@@ -21,6 +21,7 @@ from engine.events import (
     Dealt,
     Event,
     Exchanged,
+    GameOver,
     InstantWin,
     InstantWinKind,
     Passed,
@@ -30,8 +31,8 @@ from engine.events import (
     WentOut,
     event_from_dict,
 )
-from engine.events import GameOver as GameOverEvent
 from engine.game import Game, Outcome, Phase, instant_win_of
+from engine.level import Level
 from engine.rules import Rules
 from engine.settle import Settlement, Transfer, settle  # the function shadows the module name
 
@@ -47,12 +48,13 @@ __all__ = [
     "Event",
     "Exchanged",
     "Game",
+    "GameFinished",
     "GameOver",
-    "GameOverEvent",
     "IllegalPlay",
     "InstantWin",
     "InstantWinKind",
     "InvalidCards",
+    "Level",
     "MustIncludeCard",
     "NotACombination",
     "NotYourTurn",

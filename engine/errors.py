@@ -15,7 +15,7 @@ __all__ = [
     "CannotPassOnLead",
     "CardsNotInHand",
     "Cause",
-    "GameOver",
+    "GameFinished",
     "IllegalPlay",
     "InvalidCards",
     "MustIncludeCard",
@@ -127,7 +127,7 @@ class CardsNotInHand(TienLenError):
     default_cause = Cause.NOT_HELD
 
 
-class GameOver(TienLenError):
+class GameFinished(TienLenError):
     """The game is over; no further action is possible."""
 
     default_cause = Cause.GAME_OVER

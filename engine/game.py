@@ -31,7 +31,7 @@ from engine.errors import (
     CannotPassOnLead,
     CardsNotInHand,
     Cause,
-    GameOver,
+    GameFinished,
     IllegalPlay,
     InvalidCards,
     MustIncludeCard,
@@ -46,6 +46,7 @@ from engine.events import (
     Dealt,
     Event,
     Exchanged,
+    GameOver,
     InstantWin,
     InstantWinKind,
     Passed,
@@ -55,7 +56,6 @@ from engine.events import (
     WentOut,
     event_from_dict,
 )
-from engine.events import GameOver as GameOverEvent
 from engine.rules import Rules
 
 __all__ = ["Game", "Outcome", "Phase", "instant_win_of"]
@@ -431,6 +431,16 @@ class Game:
         return self._layout.card_at[(m.bit_length() - 1) >> 1] if m else None
 
     @property
+    def actor(self) -> int | None:
+        """The seat expected to act now: during the exchange, the first seat that still owes
+        cards back; in play, the current seat; ``None`` when nobody is (the game is over)."""
+        if self.phase is Phase.EXCHANGE:
+            return next((s for s, n in self._pending.items() if n), None)
+        if self.phase is Phase.OVER:
+            return None
+        return self.current
+
+    @property
     def pending_returns(self) -> dict[int, int]:
         """During the exchange phase: how many cards each seat must still give back."""
         return dict(self._pending)
@@ -674,7 +684,7 @@ class Game:
                 instant: InstantWinKind | None = None) -> None:
         self.phase = Phase.OVER
         self.current = None
-        self.events.append(GameOverEvent(tuple(places), reason))
+        self.events.append(GameOver(tuple(places), reason))
         self.outcome = Outcome(
             places=list(places),
             reason=reason,
@@ -722,7 +732,7 @@ class Game:
     def verify_return(self, seat: int, cards: CardsLike) -> int:
         """Raise if the seat may not give these cards back now; else their count mask."""
         if self.phase is Phase.OVER:
-            raise GameOver("the game is over")
+            raise GameFinished("the game is over")
         if self.phase is not Phase.EXCHANGE:
             raise WrongPhase("cards are only given back before play starts",
                              cause=Cause.NOT_EXCHANGING)
@@ -763,7 +773,7 @@ class Game:
 
     def _check_phase(self) -> None:
         if self.phase is Phase.OVER:
-            raise GameOver("the game is over")
+            raise GameFinished("the game is over")
         if self.phase is Phase.EXCHANGE:
             raise WrongPhase("cards are being exchanged; play starts when that is done",
                              cause=Cause.EXCHANGING)
