@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import io
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -90,8 +91,10 @@ def extract() -> Catalog:
     mapped_roots = {pattern.split("/", 1)[0] for pattern, _ in method_map}
 
     def only_mapped(path: str) -> bool:
-        rel = Path(path).resolve().relative_to(ROOT).parts
-        return not rel or rel[0] in mapped_roots
+        rel = Path(os.path.relpath(path, ROOT)).parts
+        if any(part.startswith((".", "_")) and part != "." for part in rel[-1:]):
+            return False  # .venv, __pycache__ (Babel's own filter does the same)
+        return not rel or rel == (".",) or rel[0] in mapped_roots
 
     for filename, lineno, message, comments, context in extract_from_dir(
         ROOT, method_map, options_map, keywords=DEFAULT_KEYWORDS,
