@@ -10,7 +10,7 @@ from enum import StrEnum, unique
 from typing import Any
 
 from data.models import Seat, TableRecord
-from engine import Game, InstantWinKind, Rules
+from engine import Card, Game, InstantWinKind, Rules, parse_cards
 
 __all__ = [
     "Charge",
@@ -80,6 +80,8 @@ class GameResults:
     instant_win: InstantWinKind | None = None
     winner: Player | None = None
     multiplier: int = 1
+    winner_hand: tuple[Card, ...] = ()
+    """The hand that won at once (an instant win is decided on the dealt hands)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +123,7 @@ def results_to_json(results: Results | None) -> Any:
                 "winner": None if results.winner is None else {
                     "name": results.winner.name, "user_id": results.winner.user_id},
                 "multiplier": results.multiplier,
+                "winner_hand": [c.code for c in results.winner_hand],
             }
         case TableClosedResults():
             return {"kind": "closed", "reason": str(results.reason)}
@@ -152,6 +155,7 @@ def results_from_json(data: Any) -> Results | None:
         instant_win=None if win is None else InstantWinKind(win),
         winner=None if winner is None else _player(winner),
         multiplier=int(data.get("multiplier", 1)),
+        winner_hand=tuple(parse_cards(data.get("winner_hand") or [])),
     )
 
 
@@ -162,6 +166,10 @@ class LiveTable:
     table: TableRecord
     phase: TablePhase = TablePhase.LOBBY
     max_seats: int = 4
+    language: str = "en"
+    """The language of the table's public messages ("en" or "vi"), chosen when it opened."""
+    opener_language: str = "en"
+    """The language of the person who opened the table (the fallback when the server has none)."""
     results: Results | None = None
     game: Game | None = None
     game_id: int | None = None
@@ -213,6 +221,8 @@ class LiveTable:
             {
                 "phase": str(self.phase),
                 "max_seats": self.max_seats,
+                "language": self.language,
+                "opener_language": self.opener_language,
                 "results": results_to_json(self.results),
                 "previous_game_json": self.previous_game_json,
                 "previous_seats": self.previous_seats,

@@ -100,6 +100,8 @@ class TableService(Scheduling):
             extras = json.loads(record.state_json)
             live.phase = TablePhase(extras.get("phase", "lobby"))
             live.max_seats = int(extras.get("max_seats", 4))
+            live.language = str(extras.get("language", "en"))
+            live.opener_language = str(extras.get("opener_language", live.language))
             live.results = results_from_json(extras.get("results"))
             live.previous_game_json = extras.get("previous_game_json")
             live.previous_seats = extras.get("previous_seats")
@@ -167,7 +169,12 @@ class TableService(Scheduling):
         stake: int,
         seats: int,
         turn_seconds: int | None,
+        language: str = "en",
+        opener_language: str | None = None,
     ) -> LiveTable:
+        """Open a table; ``language`` is the language of its public messages (chosen by the
+        Discord side), ``opener_language`` the host's own (kept for a later change of server
+        setting)."""
         if stake < 1:
             raise BadStake(1)
         if not MIN_SEATS <= seats <= MAX_SEATS:
@@ -190,6 +197,8 @@ class TableService(Scheduling):
             raise ChannelHasTable(error.table_id) from None
         live = self._live_from_record(await self.store.get_table(table_id))
         live.max_seats = seats
+        live.language = language
+        live.opener_language = opener_language or language
         await self._save_table(live)
         self.tables[table_id] = live
         log.info("table %s opened in channel %s", table_id, channel_id)
@@ -454,6 +463,7 @@ class TableService(Scheduling):
             instant_win=outcome.instant_win,
             winner=None if outcome.instant_win is None else Player.of(seats[outcome.winner]),
             multiplier=outcome.multiplier or 1,
+            winner_hand=() if outcome.instant_win is None else tuple(game.hands[outcome.winner]),
         )
         live.phase = TablePhase.FINISHED
         live.deadline = None
@@ -462,6 +472,15 @@ class TableService(Scheduling):
         self._cancel_tasks(live)
         await self._save_table(live)
         log.info("table %s game %s finished and settled", live.id, live.game_id)
+
+    async def set_language(self, live: LiveTable, language: str) -> None:
+        """Change the language of a table's public messages (the board is redrawn)."""
+        async with live.lock:
+            if live.table.status != "open" or live.language == language:
+                return
+            live.language = language
+            await self._save_table(live)
+        self.request_board(live)
 
     async def set_board_message(self, live: LiveTable, message_id: int) -> None:
         async with live.lock:
