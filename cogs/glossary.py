@@ -151,7 +151,7 @@ def instant_win(w: Words, value: object, multiplier: int) -> str:
 def reason(w: Words, value: str) -> str:
     """Why chips moved (a settlement reason): ``chop`` / ``chặt``."""
     names = {
-        "place": w.pgettext("reason", "places"),
+        "place": w.pgettext("reason", "place"),
         "loser_pays": w.pgettext("reason", "loser pays"),
         "cards_left": w.pgettext("reason", "cards left"),
         "pot": w.pgettext("reason", "pot"),

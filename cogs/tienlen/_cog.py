@@ -14,7 +14,9 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from cogs import words
+from cogs import glossary, words
+from cogs.i18n import N_, Words, person_language, table_language
+from cogs.i18n import words as words_of
 from cogs.tables import (
     ChannelHasTable,
     LiveTable,
@@ -39,10 +41,23 @@ C = TypeVar("C", bound="TienLenCog")
 
 
 class Refusal(Exception):
-    """A refusal of the Discord side itself (a bad option, no table here): its text is the reply."""
+    """A refusal of the Discord side itself (a bad option, no table here): a message marked with
+    ``N_`` and its values, worded in the reader's language."""
+
+    def __init__(self, message: str, **values: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.values = values
 
 
 PresetName = Literal["southern", "pagat", "vc", "online"]
+LanguageSetting = Literal["vi", "en", "auto"]
+
+
+def _language_name(w: Words, setting: str) -> str:
+    names = {"vi": w._("Vietnamese"), "en": w._("English"),
+             "auto": w._("auto (the server's language, else the opener's)")}
+    return names.get(setting, setting)
 
 
 def parse_options(base: Rules, text: str | None) -> Rules:
@@ -53,17 +68,23 @@ def parse_options(base: Rules, text: str | None) -> Rules:
     for part in text.replace(",", " ").split():
         name, sep, value = part.partition("=")
         if not sep or not value:
-            raise Refusal(f"Write each option as name=value; {part!r} is not.")
+            raise Refusal(N_("Write each option as name=value; {part} is not."), part=part)
         if name not in Rules.model_fields:
-            raise Refusal(f"There is no rule option {name!r}. "
-                          f"Options: {', '.join(Rules.model_fields)}.")
+            raise Refusal(N_("There is no rule option {name}. Options: {options}."), name=name,
+                          options=", ".join(Rules.model_fields))
         update[name] = value
     try:
         return base.model_copy(update=update)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(x) for x in first.get("loc", ())) or "options"
-        raise Refusal(f"Option {where}: {first.get('msg', 'bad value')}.") from None
+        raise Refusal(N_("Option {option}: {value} is not allowed."), option=where,
+                      value=update.get(where, "?")) from None
+
+
+def person(interaction: discord.Interaction[Any]) -> Words:
+    """The words of the person who pressed or typed (their Discord language)."""
+    return words_of(person_language(interaction.locale))
 
 
 def _can_manage(interaction: discord.Interaction[Any]) -> bool:
@@ -130,30 +151,32 @@ class TienLenCog(commands.Cog, name="TienLen"):
     async def cog_app_command_error(self, interaction: discord.Interaction[Any],
                                     error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
+        w = person(interaction)
         if isinstance(error, app_commands.CheckFailure):
-            await _reply(interaction, "You need the Manage Server permission for that.")
+            await _reply(interaction, w.marked(words.NEED_MANAGE_SERVER))
             return
         log.error("command %s failed in channel %s", interaction.command and
                   interaction.command.name, interaction.channel_id, exc_info=original)
-        await _reply(interaction, words.SOMETHING_WENT_WRONG)
+        await _reply(interaction, w.marked(words.SOMETHING_WENT_WRONG))
 
     # ----------------------------------------------------------------- errors
     @contextlib.asynccontextmanager
     async def guard(self, interaction: discord.Interaction[Any], what: str) -> AsyncIterator[None]:
         """The one error guard: a refusal becomes a private sentence, anything else is logged
         (``what`` names the action, never a card) and answered with a short apology."""
+        w = person(interaction)
         try:
             yield
         except ShortOfChips as error:
-            await _reply(interaction, words.refusal(error))
+            await _reply(interaction, words.refusal(w, error))
             await self._tell_short(error, interaction.user.id)
         except TableError as error:
-            await _reply(interaction, words.refusal(error))
+            await _reply(interaction, words.refusal(w, error))
         except Refusal as error:
-            await _reply(interaction, str(error))
+            await _reply(interaction, w.marked(error.message, **error.values))
         except Exception:
             log.exception("%s failed in channel %s", what, interaction.channel_id)
-            await _reply(interaction, words.SOMETHING_WENT_WRONG)
+            await _reply(interaction, w.marked(words.SOMETHING_WENT_WRONG))
 
     async def _show_board(self, interaction: discord.Interaction[Any], live: LiveTable) -> None:
         """Answer a board button with the updated board in place (type 7)."""
@@ -188,15 +211,20 @@ class TienLenCog(commands.Cog, name="TienLen"):
                                   board_message_id=existing.table.board_message_id)
         defaults = await self.bot.store.get_guild_settings(interaction.guild_id)
         preset = rules or defaults.preset or "southern"
+        w = person(interaction)
+        language = table_language(defaults.language, interaction.guild_locale, w.lang)
         live = await self.service.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             host_id=interaction.user.id, host_name=interaction.user.display_name,
             rules=parse_options(Rules.preset(preset), options),
             stake=stake or defaults.stake or 10, seats=seats,
             turn_seconds=turn_seconds or defaults.turn_seconds,
+            language=language, opener_language=w.lang,
         )
+        join = words_of(language)._("Join")
         await interaction.response.send_message(
-            f"Table #{live.id} is open: the board is below. Others join with its **Join** button.",
+            w._("Table #{table} is open: the board is below. Others join with its **{join}** "
+                "button.", table=live.id, join=join),
             ephemeral=True)
         self.service.request_board(live)
 
@@ -206,7 +234,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         assert interaction.channel_id is not None
         live = await self.service.table_in_channel(interaction.channel_id)
         if live is None:
-            raise Refusal("There is no table in this channel: `/tienlen start` opens one.")
+            raise Refusal(N_("There is no table in this channel: `/tienlen start` opens one."))
         await self._send_hand(interaction, live)
 
     @tienlen.command(name="rules", description="Show this table's rules, or a preset's")
@@ -214,16 +242,20 @@ class TienLenCog(commands.Cog, name="TienLen"):
     @guarded
     async def rules_command(self, interaction: discord.Interaction[Any],
                             preset: PresetName | None = None) -> None:
+        w = person(interaction)
         if preset is not None:
-            embed = render.rules_embed(Rules.preset(preset), f"Rules: {preset}")
+            embed = render.rules_embed(w, Rules.preset(preset),
+                                       w._("Rules: {preset}", preset=glossary.preset(w, preset)))
         else:
             live = None
             if interaction.channel_id is not None:
                 live = await self.service.table_in_channel(interaction.channel_id)
             if live is None:
-                embed = render.rules_embed(Rules(), "Rules: southern (the default)")
+                embed = render.rules_embed(w, Rules(), w._("Rules: {preset} (the default)",
+                                                           preset=glossary.preset(w, "southern")))
             else:
-                embed = render.rules_embed(live.rules, f"Rules of table #{live.id}")
+                embed = render.rules_embed(w, live.rules,
+                                           w._("Rules of table #{table}", table=live.id))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @tienlen.command(name="stop", description="End this channel's table (host or Manage Server)")
@@ -232,32 +264,50 @@ class TienLenCog(commands.Cog, name="TienLen"):
         assert interaction.channel_id is not None
         live = await self.service.table_in_channel(interaction.channel_id)
         if live is None:
-            raise Refusal("There is no table in this channel.")
+            raise Refusal(N_("There is no table in this channel."))
         await self.service.stop(live, interaction.user.id, can_manage=_can_manage(interaction))
-        await interaction.response.send_message(
-            f"Table #{live.id} is closed. An unfinished game settles nothing.")
+        await interaction.response.send_message(render.table_words(live)._(
+            "Table #{table} is closed. An unfinished game settles nothing.", table=live.id))
 
     @tienlen.command(name="settings", description="This server's defaults (Manage Server)")
     @app_commands.describe(preset="The rule preset of new tables", stake="The stake of new tables",
-                           turn_seconds="Seconds per turn at new tables")
+                           turn_seconds="Seconds per turn at new tables",
+                           language="The language of tables' public messages (auto: the "
+                                    "server's, else the opener's)")
     @guarded
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
                        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
-                       turn_seconds: app_commands.Range[int, 10, 3600] | None = None) -> None:
+                       turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
+                       language: LanguageSetting | None = None) -> None:
         assert interaction.guild_id is not None
+        w = person(interaction)
         if not _can_manage(interaction):
-            raise Refusal("You need the Manage Server permission to change server settings.")
+            raise Refusal(N_("You need the Manage Server permission to change server settings."))
         store = self.bot.store
-        if preset is None and stake is None and turn_seconds is None:
+        if preset is None and stake is None and turn_seconds is None and language is None:
             current = await store.get_guild_settings(interaction.guild_id)
         else:
             current = await store.set_guild_settings(
-                interaction.guild_id, preset=preset, stake=stake, turn_seconds=turn_seconds)
-        text = (f"Server defaults — preset: **{current.preset or 'southern'}**, stake: "
-                f"**{current.stake or 10}**, turn time: "
-                f"**{current.turn_seconds or self.bot.settings.DEFAULT_TURN_SECONDS}s**.")
+                interaction.guild_id, preset=preset, stake=stake, turn_seconds=turn_seconds,
+                language=language)
+        if language is not None:
+            await self._relanguage(interaction, language)
+        seconds = current.turn_seconds or self.bot.settings.DEFAULT_TURN_SECONDS
+        text = w._("Server defaults — preset: **{preset}**, stake: **{stake}**, turn time: "
+                   "**{seconds}s**, table language: **{language}**.",
+                   preset=glossary.preset(w, current.preset or "southern"),
+                   stake=w.num(current.stake or 10), seconds=w.num(seconds),
+                   language=_language_name(w, current.language or "auto"))
         await interaction.response.send_message(text, ephemeral=True)
+
+    async def _relanguage(self, interaction: discord.Interaction[Any], setting: str) -> None:
+        """A new language setting applies to this server's open tables at once."""
+        for live in list(self.service.tables.values()):
+            if live.table.guild_id == interaction.guild_id and live.table.status == "open":
+                lang = table_language(setting, interaction.guild_locale,
+                                      person_language(live.opener_language))
+                await self.service.set_language(live, lang)
 
     @tienlen.command(name="stats", description="Games, wins, places, chips won and lost")
     @app_commands.describe(user="Whose numbers (yours when left out)")
@@ -266,17 +316,21 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     user: discord.User | None = None) -> None:
         assert interaction.guild_id is not None
         target = user or interaction.user
+        w = person(interaction)
         s = await self.bot.store.stats(interaction.guild_id, target.id)
-        places = ", ".join(f"{p}: {n}" for p, n in sorted(s.places.items())) or "none yet"
-        rate = f"{s.win_rate:.0%}" if s.win_rate is not None else "–"
-        embed = discord.Embed(title=f"Stats for {target.display_name}",
+        places = " · ".join(
+            w._("{place} ×{count}", place=glossary.place(w, p), count=w.num(n))
+            for p, n in sorted(s.places.items())) or w._("none yet")
+        rate = w.percent(s.win_rate) if s.win_rate is not None else "–"
+        embed = discord.Embed(title=w._("Stats for {name}", name=target.display_name),
                               colour=discord.Colour.blue())
-        embed.add_field(name="Chips", value=str(s.chips))
-        embed.add_field(name="Games", value=str(s.games))
-        embed.add_field(name="Wins", value=f"{s.wins} ({rate})")
-        embed.add_field(name="Places", value=places)
-        embed.add_field(name="Chips won / lost", value=f"{s.chips_won} / {s.chips_lost}")
-        embed.add_field(name="Bombs played", value=str(s.bombs_played))
+        embed.add_field(name=w._("Chips"), value=w.num(s.chips))
+        embed.add_field(name=w._("Games"), value=w.num(s.games))
+        embed.add_field(name=w._("Wins"), value=f"{w.num(s.wins)} ({rate})")
+        embed.add_field(name=w._("Places"), value=places)
+        embed.add_field(name=w._("Chips won / lost"),
+                        value=f"{w.num(s.chips_won)} / {w.num(s.chips_lost)}")
+        embed.add_field(name=w._("Bombs played"), value=w.num(s.bombs_played))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ----------------------------------------------------------------- buttons
@@ -303,9 +357,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
 
     async def _ask_level(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
         self.service.check_can_add_computer(live, interaction.user.id)
+        w = person(interaction)
         await interaction.response.send_message(
-            "Choose the computer player's level:",
-            **_unheld({"view": render.ai_levels(live)}), ephemeral=True)
+            w._("Choose the computer player's level:"),
+            **_unheld({"view": render.ai_levels(w, live)}), ephemeral=True)
         return False
 
     async def _start(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
@@ -324,8 +379,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
 
     async def _rules_from_board(self, interaction: discord.Interaction[Any],
                                 live: LiveTable) -> bool:
+        w = person(interaction)
         await interaction.response.send_message(
-            embed=render.rules_embed(live.rules, f"Rules of table #{live.id}"), ephemeral=True)
+            embed=render.rules_embed(w, live.rules, w._("Rules of table #{table}", table=live.id)),
+            ephemeral=True)
         return False
 
     async def _again(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
@@ -333,21 +390,27 @@ class TienLenCog(commands.Cog, name="TienLen"):
         return True
 
     async def _tell_short(self, error: ShortOfChips, presser: int) -> None:
-        """Tell each seated person who holds less than the stake, privately (a direct message)."""
+        """Tell each seated person who holds less than the stake, privately (a direct message,
+        in the table's language: a direct message has no reader's locale)."""
+        live = self.service.tables.get(error.table_id)
+        w = render.table_words(live) if live is not None else words_of(None)
         for user_id, chips in error.short.items():
             if user_id == presser:
                 continue  # already told in the private reply
             with contextlib.suppress(discord.HTTPException):
                 user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                await user.send(words.short_of_chips_message(error.table_id, chips, error.stake))
+                await user.send(words.short_of_chips_message(w, error.table_id, chips,
+                                                             error.stake))
 
     async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int,
                               level: str) -> None:
         async with self.guard(interaction, f"table {table_id}: adding a computer player"):
             live = await self.service.get(table_id)
             await self.service.add_computer(live, interaction.user.id, level)
+            w = person(interaction)
             await interaction.response.edit_message(
-                content=f"A {level} computer player joined table #{table_id}.", view=None)
+                content=w._("A computer player ({level}) joined table #{table}.",
+                            level=glossary.level(w, level), table=table_id), view=None)
             self.service.request_board(live)  # the board's seat list shows the new player
 
     async def _send_hand(self, interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -357,7 +420,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         if not live.playing:
             raise NoGame()
         await self.service.reclaim(live, interaction.user.id)
-        payload = render.hand(live, seat, 0)
+        payload = render.hand(person(interaction), live, seat, 0)
         await interaction.response.send_message(ephemeral=True, **_unheld(payload))
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,
@@ -372,34 +435,35 @@ class TienLenCog(commands.Cog, name="TienLen"):
             if not live.playing or game is None:
                 raise NoGame(over=True)
             note = None
+            w = person(interaction)
             if op == "clear":  # before the card ops: "clear" starts with "c" too
                 mask = 0
             elif op.startswith("c") and op[1:].isdigit():
                 mask ^= 1 << int(op[1:])
             elif op == "hint":
-                mask, note = self._hint(live, seat)
+                mask, note = self._hint(w, live, seat)
             elif op in ("play", "pass"):
                 cards = sel.selected_cards(game.hands[seat], mask) if op == "play" else None
                 exchange = game.phase is Phase.EXCHANGE
                 await self.service.act(live, interaction.user.id, version, cards)
-                note = words.action_done(cards, exchange=exchange)
+                note = words.action_done(w, cards, exchange=exchange)
                 mask = 0
             else:
                 raise Refusal(words.UNKNOWN_BUTTON)
-            await interaction.response.edit_message(**render.hand(live, seat, mask, note))
+            await interaction.response.edit_message(**render.hand(w, live, seat, mask, note))
 
-    def _hint(self, live: LiveTable, seat: int) -> tuple[int, str]:
+    def _hint(self, w: Words, live: LiveTable, seat: int) -> tuple[int, str]:
         game = live.game
         assert game is not None
         hand = game.hands[seat]
         if game.phase is Phase.EXCHANGE:
             cards = choose_returns(game, seat, Level.HARD)
-            return sel.mask_for(hand, cards), words.hint_note(exchange=True, play=None)
+            return sel.mask_for(hand, cards), words.hint_note(w, exchange=True, play=None)
         combo = hint(observe(game, seat))
         if combo is None:
-            return 0, words.hint_note(exchange=False, play=None)
-        return sel.mask_for(hand, combo.cards), words.hint_note(exchange=False,
-                                                                 play=combo.describe())
+            return 0, words.hint_note(w, exchange=False, play=None)
+        return sel.mask_for(hand, combo.cards), words.hint_note(w, exchange=False,
+                                                                 play=glossary.combo(w, combo))
 
 
 BoardAction = Callable[[discord.Interaction[Any], LiveTable], Awaitable[bool]]

@@ -50,4 +50,5 @@ class BoardPublisher:
         if old is not None:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).edit(
-                    content=words.BOARD_MOVED, embed=None, view=None)
+                    content=render.table_words(live).marked(words.BOARD_MOVED), embed=None,
+                    view=None)
