@@ -14,6 +14,7 @@ import discord
 import pytest
 
 from cogs import words
+from cogs.i18n import words as words_of
 from cogs.tables import LiveTable, StaleHand, TablePhase
 from engine import Game, Passed, Phase, Played, Rank, parse_cards
 
@@ -195,7 +196,7 @@ async def test_double_click_and_simultaneous_presses_apply_at_most_once(world: A
     assert game.version == version + 1, results
     assert results[0] is None
     assert isinstance(results[1], StaleHand) and isinstance(results[2], StaleHand)
-    assert "out of date" in words.refusal(results[1])
+    assert "out of date" in words.refusal(words_of("en"), results[1])
     names = [type(e).__name__ for e in game.events]
     assert names.count("Played") == 1
     assert names.count("Passed") == 0
@@ -264,7 +265,7 @@ async def test_stop_and_settings_permissions(world: Any) -> None:
 async def test_daily_once_per_day(world: Any) -> None:
     (p,) = people(world, 1)
     r = await p.slash(world.channel, "daily")
-    assert r.ephemeral and "**200**" in r.response.content and "**1200**" in r.response.content
+    assert r.ephemeral and "**200**" in r.response.content and "**1,200**" in r.response.content
     r = await p.slash(world.channel, "daily")
     assert r.ephemeral and "already claimed" in r.response.content
     assert await world.store.get_chips(world.guild.id, p.id) == 1200
