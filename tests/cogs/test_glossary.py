@@ -128,3 +128,13 @@ def test_refusals_of_a_real_game_in_vietnamese() -> None:
     assert glossary.engine_refusal(VI, error) == "3♦ 4♦ 5♦ không chặn được 6♣ 7♣ 8♣ trên bàn."
     error = _error(lambda: parse_cards("3S XX"))
     assert glossary.engine_refusal(VI, error).startswith("XX không phải là một lá bài")
+
+
+def test_every_chip_reason_has_words_in_both_languages() -> None:
+    """A new settlement reason fails here until it is named (no raw identifier on the board)."""
+    from engine.settle import REASONS
+
+    for key in REASONS:
+        en, vi = glossary.reason(EN, key), glossary.reason(VI, key)
+        assert en != key or "_" not in key, key
+        assert vi != en or key == "pot", key
