@@ -102,6 +102,7 @@ async def test_bot_logs_in_syncs_commands_and_stops_cleanly(tmp_path: Path) -> N
         assert code == 0, f"exit status {code}\n{output()}"
         assert token not in output(), "the token leaked into the bot's output"
         assert token.split(".", 1)[1] not in output()
+        assert "voice will NOT be supported" not in output(), "the bot has no voice: no warning"
         assert not fake.unknown_routes, f"bot called routes the fake lacks: {fake.unknown_routes}"
     finally:
         if proc.returncode is None:

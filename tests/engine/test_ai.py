@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from benchmarks.arena import play_game, run_arena
 from engine import Game, Rules
 from engine.ai import LEVELS, choose, choose_returns, decide, decide_json, hint, observe
-from engine.arena import play_game, run_arena
 from engine.events import Played
 
 PRESETS = ["southern", "pagat", "vc", "online"]

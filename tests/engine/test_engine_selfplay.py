@@ -193,7 +193,7 @@ def test_mid_game_round_trip(preset: str) -> None:
 @pytest.mark.parametrize("preset", PRESETS)
 def test_many_fast_games(preset: str) -> None:
     """1,000 games per preset through the fast paths the computer players use."""
-    from engine.bench import lowest_policy, play_out, random_policy
+    from benchmarks.engine import lowest_policy, play_out, random_policy
 
     rules = Rules.preset(preset)
     for i in range(1000):
