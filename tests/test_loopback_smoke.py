@@ -15,10 +15,7 @@ from pathlib import Path
 
 import pytest
 
-try:
-    from tests.support.fake_discord import FakeDiscord
-except ImportError:  # pytest's rootdir-less import mode puts tests/ itself on sys.path
-    from support.fake_discord import FakeDiscord  # type: ignore[no-redef]
+from tests.support.fake_discord import FakeDiscord
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 EXPECTED_COMMANDS = {"tienlen", "leaderboard", "daily"}
