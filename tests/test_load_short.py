@@ -11,7 +11,10 @@ import pytest
 
 from benchmarks.load import LoadConfig, LoadResult, run_load
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc; uses SIGKILL")
+pytestmark = [
+    pytest.mark.skipif(sys.platform != "linux", reason="reads /proc; uses SIGKILL"),
+    pytest.mark.slow,
+]
 
 
 def _fast(tmp_path: Path, **overrides: object) -> LoadConfig:

@@ -22,7 +22,7 @@ from engine.combos import classify_mask
 from engine.events import GameOver
 
 PRESETS = ["southern", "pagat", "vc", "online"]
-GAMES = 200
+GAMES = 100
 
 
 def _variants(preset: str) -> list[tuple[Rules, int]]:
@@ -128,6 +128,7 @@ def _run_game(rules: Rules, seats: int, seed: int, check_all: bool,
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_random_self_play(preset: str) -> None:
     variants = _variants(preset)
