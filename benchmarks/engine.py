@@ -69,13 +69,6 @@ def play_out(game: Game, policy: Policy, rng: random.Random, chop_rate: float = 
     return actions
 
 
-def _timeit(fn: Callable[[], object], repeat: int) -> float:
-    start = time.perf_counter()
-    for _ in range(repeat):
-        fn()
-    return (time.perf_counter() - start) / repeat
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.engine",
