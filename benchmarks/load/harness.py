@@ -418,6 +418,7 @@ class Harness:
         }
         self.bot = BotProcess(env, workdir, log_path)
         tasks: list[asyncio.Task[Any]] = []
+        killer: asyncio.Task[None] | None = None
         try:
             await self.start_bot()
             await asyncio.wait_for(fake.commands_synced.wait(), 30)
@@ -499,8 +500,13 @@ class Harness:
             if res.exit_code != 0:
                 res.errors.append(f"bot exit code {res.exit_code}")
         finally:
+            if killer is not None:
+                tasks.append(killer)
             for task in tasks:
                 task.cancel()
+            # Wait for them: a cancelled restart may still be starting a bot process, which must
+            # be stopped below rather than outlive the run.
+            await asyncio.gather(*tasks, return_exceptions=True)
             if (
                 self.bot is not None
                 and self.bot.proc is not None
