@@ -72,4 +72,6 @@ async def test_short_fault_run(tmp_path: Path) -> None:
     assert result.kills_done == 1, report
     assert result.injected_429 > 0 and result.injected_500 > 0, report
     assert result.disconnects >= 1 and result.resumes >= 1, report
-    assert result.identifies == 2, report  # the first start and the restart after the kill
+    # The first start and the restart after the kill; on a machine loaded enough for discord.py
+    # to give up on a session (late heartbeats), it may identify once more, which is also sound.
+    assert result.identifies >= 2, report
