@@ -1,4 +1,4 @@
-"""Short versions of the load and fault benchmarks (benchmarks/load.py), so that the transport path
+"""Short versions of the load and fault benchmarks (`python -m benchmarks.load`), so that the transport path
 (the real bot as a subprocess, the unmodified discord.py, the loopback fake Discord) cannot silently
 break. The long runs and their figures live in docs/BENCHMARKS.md."""
 
