@@ -1,6 +1,6 @@
-"""Short versions of the load and fault benchmarks (`python -m benchmarks.load`), so that the transport path
-(the real bot as a subprocess, the unmodified discord.py, the loopback fake Discord) cannot silently
-break. The long runs and their figures live in docs/BENCHMARKS.md."""
+"""Short versions of the load and fault benchmarks (`python -m benchmarks.load`), so that the
+transport path (the real bot as a subprocess, the unmodified discord.py, the loopback fake
+Discord) cannot silently break. The long runs and their figures live in docs/BENCHMARKS.md."""
 
 from __future__ import annotations
 
