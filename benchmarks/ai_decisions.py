@@ -22,7 +22,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from engine.ai import LEVELS, _ctx, choose, decide, observe
+from engine.ai import Level, _ctx, choose, decide, observe
 from engine.ai.core import full_mask
 from engine.ai.search import candidates
 from engine.ai.sim import Sim, utility
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7, help="seed of the sampled games (default 7)")
     ap.add_argument("--rules", default="southern",
                     help="rules preset: " + ", ".join(Rules.preset_names()) + " (default southern)")
-    ap.add_argument("--level", default="expert", choices=LEVELS,
+    ap.add_argument("--level", default="expert", choices=[level.value for level in Level],
                     help="level of the player being scored (default expert)")
     ap.add_argument("--budget-ms", type=int, default=None,
                     help="expert time budget per decision in ms (default 100)")

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from engine.ai import LEVELS, choose_returns, decide
+from engine.ai import Level, choose_returns, decide
 from engine.game import Game
 from engine.rules import Rules
 from engine.settle import settle
@@ -154,8 +154,8 @@ def run_arena(
 ) -> ArenaResult:
     """Play ``games`` games and summarise them per player."""
     for level in levels:
-        if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+        if level not in set(Level):
+            raise ValueError(f"unknown level {level!r}; choose from {', '.join(Level)}")
     t0 = time.perf_counter()
     levels = list(levels)
     rules_json = rules.model_dump_json()
@@ -193,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seats", default="expert,hard,hard,hard",
                         help="comma-separated levels, one per player, 2 to 8 of "
-                        + ", ".join(LEVELS) + " (default expert,hard,hard,hard)")
+                        + ", ".join(Level) + " (default expert,hard,hard,hard)")
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     parser.add_argument("--rules", default="southern",
                         help="rules preset: " + ", ".join(Rules.preset_names())

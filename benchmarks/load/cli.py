@@ -9,7 +9,7 @@ from pathlib import Path
 
 from benchmarks.load.config import LoadConfig
 from benchmarks.load.harness import run_load
-from engine.ai import LEVELS
+from engine.ai import Level
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
         help="429s on 5%% and 500s on 1%% of board edits, a disconnect a minute",
     )
     parser.add_argument("--kills", type=int, default=0, help="SIGKILL + restart the bot K times")
-    parser.add_argument("--level", choices=LEVELS, default="normal",
+    parser.add_argument("--level", choices=[level.value for level in Level], default="normal",
                         help="level of the computer players (default normal)")
     parser.add_argument(
         "--games",
