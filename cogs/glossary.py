@@ -298,7 +298,7 @@ def engine_refusal(w: Words, error: TienLenError, waiting_for: str | None = None
             return w._("Cards are being exchanged; play starts when that is done.")
         case Cause.NOT_OVER:
             return w._("The game is not over yet.")
-        case Cause.BAD_CARD | Cause.BAD_SUIT:
+        case Cause.BAD_CARD:
             return w._("{token} is not a card (write cards like 3S, 10H, QC or 2♥).",
                        token=data.get("token", "?"))
         case Cause.DUPLICATE:

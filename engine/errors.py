@@ -65,8 +65,6 @@ class Cause(StrEnum):
     """The previous game is not over."""
     BAD_CARD = "bad_card"
     """``token``: the text is not a card."""
-    BAD_SUIT = "bad_suit"
-    """``token``: the text is not a suit."""
     DUPLICATE = "duplicate"
     """``card`` is given ``times`` times with ``decks`` decks."""
     BAD_DEAL = "bad_deal"
