@@ -193,3 +193,18 @@ def test_the_table_layer_writes_no_mentions() -> None:
     root = Path(cogs.tables.__file__).parent
     for path in root.glob("*.py"):
         assert "<@" not in path.read_text(encoding="utf-8"), path
+
+
+def test_the_direct_message_to_a_player_short_of_chips() -> None:
+    assert words.short_of_chips_message(VI, 7, 5, 1000) == (
+        "Bàn #7 đang chờ bạn: bạn có 5 chip, ít hơn mức cược 1.000. Hãy nhận `/daily` ở đó, "
+        "hoặc rời bàn.")
+    assert words.short_of_chips_message(EN, 7, 1, 10) == (
+        "Table #7 is waiting for you: you hold 1 chip, less than its stake of 10. Claim `/daily` "
+        "there, or leave the table.")
+
+
+def test_computer_players_are_named_in_the_readers_language() -> None:
+    assert words.player(VI, CPU) == "Máy 1 (khó)"
+    assert words.player(EN, CPU) == "Computer 1 (hard)"
+    assert words.player(VI, Player("Lan")) == "Lan"  # any other name stays as it is
