@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, get_args
 
-from cogs.i18n import N_, Words
+from cogs.i18n import N_, NP_, Words
 from engine import Card, Cause, Combo, ComboKind, Rank, Rules, TienLenError
 
 __all__ = [
@@ -53,14 +53,12 @@ def _run(low: Rank, high: Rank) -> str:
     return "-".join(Rank(r).label for r in range(low, high + 1))
 
 
+_PAIRS = {3: NP_("pairs", "three"), 4: NP_("pairs", "four"), 5: NP_("pairs", "five"),
+          6: NP_("pairs", "six")}
+
+
 def _pairs_count(w: Words, n: int) -> str:
-    words = {
-        3: w.pgettext("pairs", "three"),
-        4: w.pgettext("pairs", "four"),
-        5: w.pgettext("pairs", "five"),
-        6: w.pgettext("pairs", "six"),
-    }
-    return words.get(n) or w.num(n)
+    return w.pgettext(*_PAIRS[n]) if n in _PAIRS else w.num(n)
 
 
 def combo(w: Words, play: Combo) -> str:
@@ -81,65 +79,68 @@ def combo(w: Words, play: Combo) -> str:
                count=_pairs_count(w, play.length), run=run, top=top)
 
 
+_KINDS = {
+    "single": NP_("kind", "single"),
+    "pair": NP_("kind", "pair"),
+    "triple": NP_("kind", "triple"),
+    "quad": NP_("kind", "quad"),
+    "sequence": NP_("kind", "sequence"),
+    "double_sequence": NP_("kind", "consecutive pairs"),
+}
+
+
 def kind(w: Words, value: ComboKind | str) -> str:
     """A kind of combination without its cards: ``pair`` / ``đôi``."""
-    names = {
-        "single": w.pgettext("kind", "single"),
-        "pair": w.pgettext("kind", "pair"),
-        "triple": w.pgettext("kind", "triple"),
-        "quad": w.pgettext("kind", "quad"),
-        "sequence": w.pgettext("kind", "sequence"),
-        "double_sequence": w.pgettext("kind", "consecutive pairs"),
-    }
     key = value.value if isinstance(value, ComboKind) else str(value)
-    return names.get(key, key)
+    return w.pgettext(*_KINDS[key]) if key in _KINDS else key
 
 
 # ------------------------------------------------------------------ places and people
+_PLACES = {
+    1: NP_("place", "1st"), 2: NP_("place", "2nd"), 3: NP_("place", "3rd"),
+    4: NP_("place", "4th"), 5: NP_("place", "5th"), 6: NP_("place", "6th"),
+    7: NP_("place", "7th"), 8: NP_("place", "8th"),
+}
+
+
 def place(w: Words, n: int) -> str:
     """A finishing place: ``1st`` / ``nhất``."""
-    names = {
-        1: w.pgettext("place", "1st"),
-        2: w.pgettext("place", "2nd"),
-        3: w.pgettext("place", "3rd"),
-        4: w.pgettext("place", "4th"),
-        5: w.pgettext("place", "5th"),
-        6: w.pgettext("place", "6th"),
-        7: w.pgettext("place", "7th"),
-        8: w.pgettext("place", "8th"),
-    }
-    return names.get(n) or w._("place {n}", n=w.num(n))
+    return w.pgettext(*_PLACES[n]) if n in _PLACES else w._("place {n}", n=w.num(n))
 
 
 LEVELS = ("easy", "normal", "hard", "expert")
 
 
+_LEVELS = {
+    "easy": NP_("level", "easy"),
+    "normal": NP_("level", "normal"),
+    "hard": NP_("level", "hard"),
+    "expert": NP_("level", "expert"),
+}
+
+
 def level(w: Words, value: object) -> str:
     """A computer player's level: ``hard`` / ``khó``."""
-    names = {
-        "easy": w.pgettext("level", "easy"),
-        "normal": w.pgettext("level", "normal"),
-        "hard": w.pgettext("level", "hard"),
-        "expert": w.pgettext("level", "expert"),
-    }
     key = str(getattr(value, "value", value))
-    return names.get(key, key)
+    return w.pgettext(*_LEVELS[key]) if key in _LEVELS else key
 
 
 # ------------------------------------------------------------------ results
+_INSTANT_WINS = {
+    "dragon": N_("dragon (3 to 2)"),
+    "thirteen_one_colour": N_("thirteen cards of one colour"),
+    "four_twos": N_("four 2s"),
+    "partial_dragon": N_("dragon (3 to A)"),
+    "six_pairs": N_("six pairs"),
+    "five_consecutive_pairs": N_("five consecutive pairs"),
+    "twelve_one_colour": N_("twelve cards of one colour"),
+}
+
+
 def instant_win_kind(w: Words, value: object) -> str:
     """The hand that won at once: ``dragon (3 to A)`` / ``sảnh rồng (3 đến A)``."""
-    names = {
-        "dragon": w._("dragon (3 to 2)"),
-        "thirteen_one_colour": w._("thirteen cards of one colour"),
-        "four_twos": w._("four 2s"),
-        "partial_dragon": w._("dragon (3 to A)"),
-        "six_pairs": w._("six pairs"),
-        "five_consecutive_pairs": w._("five consecutive pairs"),
-        "twelve_one_colour": w._("twelve cards of one colour"),
-    }
     key = str(getattr(value, "value", value))
-    return names.get(key, key)
+    return w.marked(_INSTANT_WINS[key]) if key in _INSTANT_WINS else key
 
 
 def instant_win(w: Words, value: object, multiplier: int) -> str:
@@ -148,32 +149,37 @@ def instant_win(w: Words, value: object, multiplier: int) -> str:
                times=w.num(multiplier))
 
 
+_REASONS = {
+    "place": NP_("reason", "place"),
+    "loser_pays": NP_("reason", "loser pays"),
+    "cards_left": NP_("reason", "cards left"),
+    "pot": NP_("reason", "pot"),
+    "chop": NP_("reason", "chop"),
+    "penalty": NP_("reason", "2s or bombs left"),
+    "instant_win": NP_("reason", "instant win"),
+}
+
+
 def reason(w: Words, value: str) -> str:
     """Why chips moved (a settlement reason): ``chop`` / ``chặt``."""
-    names = {
-        "place": w.pgettext("reason", "place"),
-        "loser_pays": w.pgettext("reason", "loser pays"),
-        "cards_left": w.pgettext("reason", "cards left"),
-        "pot": w.pgettext("reason", "pot"),
-        "chop": w.pgettext("reason", "chop"),
-        "penalty": w.pgettext("reason", "2s or bombs left"),
-        "instant_win": w.pgettext("reason", "instant win"),
-    }
-    return names.get(str(value), str(value))
+    key = str(value)
+    return w.pgettext(*_REASONS[key]) if key in _REASONS else key
 
 
 # ------------------------------------------------------------------ rules
+_PRESETS = {
+    "southern": NP_("preset", "southern"),
+    "pagat": NP_("preset", "pagat"),
+    "vc": NP_("preset", "vc"),
+    "online": NP_("preset", "online"),
+}
+
+
 def preset(w: Words, name: str | None) -> str:
     """A preset's name: ``southern`` / ``miền Nam``; None is a custom rule set."""
-    names = {
-        "southern": w.pgettext("preset", "southern"),
-        "pagat": w.pgettext("preset", "pagat"),
-        "vc": w.pgettext("preset", "vc"),
-        "online": w.pgettext("preset", "online"),
-    }
     if name is None:
         return w.pgettext("preset", "custom")
-    return names.get(name, name)
+    return w.pgettext(*_PRESETS[name]) if name in _PRESETS else name
 
 
 OPTIONS: dict[str, str] = {

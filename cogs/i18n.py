@@ -38,6 +38,7 @@ __all__ = [
     "DEFAULT",
     "LANGUAGES",
     "LOCALES",
+    "NP_",
     "N_",
     "Lang",
     "Words",
@@ -58,6 +59,11 @@ LOCALES: Final = Path(__file__).resolve().parent / "locales"
 def N_(message: str) -> str:
     """Mark a message for the catalogue where it is defined; translate it where it is shown."""
     return message
+
+
+def NP_(context: str, message: str) -> tuple[str, str]:
+    """Like :func:`N_`, with a context: ``w.pgettext(*NP_("button", "Pass"))`` where shown."""
+    return context, message
 
 
 def catalogue_path(lang: str) -> Path:

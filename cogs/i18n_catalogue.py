@@ -38,6 +38,7 @@ PROJECT = "tienlen-bot"
 HEADER = ("# Messages of tienlen-bot. Updated by `make catalogues` "
           "(python -m cogs.i18n_catalogue);\n"
           "# translations are written by hand. See docs/I18N.md.")
+KEYWORDS = {**DEFAULT_KEYWORDS, "NP_": ((1, "c"), 2)}  # gettext's, and NP_(context, message)
 _UNSET = "…"  # discord.py's description of an undescribed option
 
 
@@ -97,7 +98,7 @@ def extract() -> Catalog:
         return not rel or rel == (".",) or rel[0] in mapped_roots
 
     for filename, lineno, message, comments, context in extract_from_dir(
-        ROOT, method_map, options_map, keywords=DEFAULT_KEYWORDS,
+        ROOT, method_map, options_map, keywords=KEYWORDS,
         comment_tags=("TRANSLATORS:",), strip_comment_tags=True, directory_filter=only_mapped,
     ):
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
