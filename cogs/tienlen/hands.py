@@ -110,7 +110,9 @@ class LiveHands:
         hand.press = next(_DRAWINGS)
         hand.shown_key = (live.changes, hand.mask, hand.press)
         payload = render.hand(live, seat, hand.mask, hand.note, press=hand.press)
-        payload["view"].timeout = 1.0  # see _cog._unheld: the buttons are dynamic items
+        # Every button is a dynamic item, dispatched from its custom id: a stopped view is sent
+        # as components but never kept by discord.py (no timer, no memory per drawing).
+        payload["view"].stop()
         return payload
 
     def attach(self, hand: LiveHand, interaction: discord.Interaction[Any]) -> None:
