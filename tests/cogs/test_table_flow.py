@@ -144,7 +144,8 @@ async def test_rejections_are_private_sentences(world: Any) -> None:
     # reason, the hand redrawn in the same response. The leader's older hand still offers Play
     # after a newer hand (the live one) played.
     leader = seat_user[turn]
-    older = await select(leader, await open_hand(world, leader), lowest(game.legal_plays(turn)).cards)
+    first = lowest(game.legal_plays(turn)).cards
+    older = await select(leader, await open_hand(world, leader), first)
     newer = await open_hand(world, leader)  # the selection is remembered
     assert "You played" in (await leader.click(newer, label="Play")).response.content
     after = game.to_json()
