@@ -151,7 +151,7 @@ async def test_no_reminder_for_a_computer_seat(world: Any) -> None:
 async def test_hint_selects_and_says_why(world: Any) -> None:
     by_id, live = await started(world, 2, turn_seconds=600)
     game = live.game
-    seat, mover = person_on_turn(live, by_id)
+    _seat, mover = person_on_turn(live, by_id)
     assert game.phase is Phase.PLAY
     r = await mover.click(await open_hand(world, mover), label="Hint")
     text = r.response.content
