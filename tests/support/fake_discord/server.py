@@ -89,6 +89,7 @@ class FakeDiscord(FaultsMixin, GatewayMixin, InteractionsMixin, RestMixin):
         self.notifications: collections.defaultdict[int, list[int]] = collections.defaultdict(list)
         self.interactions: dict[int, InteractionHandle] = {}
         self._by_token: dict[str, InteractionHandle] = {}
+        self._expired_tokens: dict[str, None] = {}  # forgotten after expiry (bounded, oldest out)
         self._handle_order: collections.deque[InteractionHandle] = collections.deque()
         self.latencies: list[float] = []
         self.errors: list[str] = []
