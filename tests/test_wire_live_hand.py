@@ -169,9 +169,10 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
                 try:
                     await fake.wait_until(current, 5)
                 except TimeoutError:
+                    buttons = [(c.get("label"), c.get("disabled")) for c in hand.iter_components()]
                     raise AssertionError(f"{person.username}'s hand did not follow the move "
                                          f"(want {turn!r}, {counts!r}):\n{hand.content}\n"
-                                         f"{[(c.get('label'), c.get('disabled')) for c in hand.iter_components()]}") from None
+                                         f"{buttons}") from None
                 latencies.append(time.perf_counter() - start)
 
         while True:
