@@ -388,7 +388,6 @@ class TienLenCog(commands.Cog, name="TienLen"):
             hand = hands.get(live.id, interaction.user.id)
             async with hand.lock:
                 stale = hands.expired_note(live, hand) if hands.token_expired(hand) else None
-                hands.attach(hand, interaction)  # a fresh token for the same message
                 note = stale
                 if op == "clear":  # before the card ops: "clear" starts with "c" too
                     mask = 0
@@ -405,6 +404,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     raise Refusal(words.UNKNOWN_BUTTON)
                 hand.mask = mask
                 await interaction.response.edit_message(**hands.draw(live, hand, seat, note))
+                hands.attach(hand, interaction)  # a fresh token for the same message
                 hands.shown(live, hand)
 
     async def _act(self, live: LiveTable, hand: LiveHand, seat: int, press: int, mask: int,
