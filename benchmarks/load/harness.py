@@ -336,28 +336,17 @@ class Harness:
             await asyncio.sleep(self.cfg.seconds / (self.cfg.kills + 1))
             if all(t.done.is_set() for t in self.tables):
                 return
-            # Kill and restart as one step that the end of the run does not cut in half (a
-            # restart cut short would leave a second bot process writing the same database).
-            await asyncio.shield(asyncio.create_task(self._kill_and_restart(),
-                                                     name="kill-and-restart"))
-
-    def restarts_pending(self) -> bool:
-        return any(t.get_name() == "kill-and-restart" and not t.done()
-                   for t in asyncio.all_tasks())
-
-    async def _kill_and_restart(self) -> None:
-        assert self.bot is not None
-        self.log(f"SIGKILL the bot (pid {self.bot.pid})")
-        self.bot_up.clear()
-        self.generation += 1
-        await self.bot.kill()
-        assert self.killed is not None
-        self.killed.set_result(None)
-        self.killed = asyncio.get_running_loop().create_future()
-        self.result.kills_done += 1
-        await asyncio.sleep(0.5)
-        await self.start_bot()
-        self.log(f"bot restarted (pid {self.bot.pid})")
+            self.log(f"SIGKILL the bot (pid {self.bot.pid})")
+            self.bot_up.clear()
+            self.generation += 1
+            await self.bot.kill()
+            assert self.killed is not None
+            self.killed.set_result(None)
+            self.killed = asyncio.get_running_loop().create_future()
+            self.result.kills_done += 1
+            await asyncio.sleep(0.5)
+            await self.start_bot()
+            self.log(f"bot restarted (pid {self.bot.pid})")
 
     async def start_bot(self) -> None:
         assert self.bot is not None and self.fake is not None
@@ -494,11 +483,6 @@ class Harness:
                 killer.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await killer
-                deadline = time.monotonic() + 90
-                while not self.bot_up.is_set() and self.restarts_pending():
-                    if time.monotonic() > deadline:
-                        raise RuntimeError("the bot's restart did not finish")
-                    await asyncio.sleep(0.05)  # a restart under way finishes by itself
                 if not self.bot_up.is_set():
                     await self.start_bot()
             _, pending = await asyncio.wait(tasks, timeout=cfg.drain)
