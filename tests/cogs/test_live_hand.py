@@ -132,6 +132,25 @@ async def test_no_reminder_when_the_setting_is_0(world: Any) -> None:
     assert reminders(world) == []
 
 
+async def test_the_server_setting_and_the_start_option(world: Any) -> None:
+    admin_role = world.guild.create_role("admins",
+                                         permissions=discord.Permissions(manage_guild=True))
+    admin = world.guild.add_member(world.env.create_user("admin"), roles=[admin_role])
+    r = await admin.slash(world.channel, "tienlen settings")
+    assert "turn reminder: **after 10s**" in r.response.content  # the bot's default
+    r = await admin.slash(world.channel, "tienlen settings", turn_reminder=0)
+    assert "turn reminder: **off**" in r.response.content
+    assert (await world.store.get_guild_settings(world.guild.id)).turn_reminder == 0
+    by_id, live = await started(world, 2, turn_seconds=60)
+    assert live.turn_reminder == 0  # the server's default
+    await world.env.advance_time(12)
+    assert reminders(world) == []
+    host = by_id[live.table.host_id]
+    await host.slash(world.channel, "tienlen stop")
+    live = await open_table(world, host, turn_reminder=20)  # the option wins
+    assert live.turn_reminder == 20
+
+
 async def test_no_reminder_for_a_computer_seat(world: Any) -> None:
     (me,) = people(world, 1)
     live = await open_table(world, me, turn_seconds=60)
