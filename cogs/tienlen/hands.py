@@ -71,7 +71,8 @@ class LiveHands:
     """Every live hand of the bot; the Discord side of the table's "changed" signal."""
 
     def __init__(self, clock: Callable[[], float] | None = None) -> None:
-        self.hands: dict[tuple[int, int], LiveHand] = {}
+        self.hands: dict[int, dict[int, LiveHand]] = {}
+        """Table id -> person -> hand."""
         self._clock = clock
         self.edits = 0
         """Hand edits sent (refreshes through tokens)."""
@@ -82,15 +83,14 @@ class LiveHands:
         return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
 
     def get(self, table_id: int, user_id: int) -> LiveHand:
-        key = (table_id, user_id)
-        hand = self.hands.get(key)
+        table = self.hands.setdefault(table_id, {})
+        hand = table.get(user_id)
         if hand is None:
-            hand = self.hands[key] = LiveHand(table_id, user_id)
+            hand = table[user_id] = LiveHand(table_id, user_id)
         return hand
 
     def drop_table(self, table_id: int) -> None:
-        for key in [k for k in self.hands if k[0] == table_id]:
-            hand = self.hands.pop(key)
+        for hand in self.hands.pop(table_id, {}).values():
             if hand.task is not None and not hand.task.done():
                 hand.task.cancel()
 
@@ -144,11 +144,10 @@ class LiveHands:
         if live.table.status != "open":
             self.drop_table(live.id)
             return
-        for (table_id, user_id), hand in list(self.hands.items()):
-            if table_id != live.id:
-                continue
-            if live.seat_of(user_id) is None:
-                self.hands.pop((table_id, user_id), None)
+        table = self.hands.get(live.id, {})
+        for user_id, hand in list(table.items()):
+            if live.seat_of(user_id) is None:  # left the table
+                del table[user_id]
                 continue
             if hand.interaction is None:
                 continue
