@@ -3,11 +3,13 @@ that expire, turn reminders that notify only the person on turn, hints that say 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
 
 from cogs import words
+from cogs.tienlen.hands import LiveHands
 from engine import Phase
 
 from .tablekit import board, button, lowest, open_hand, open_table, seat_people, select
@@ -176,3 +178,49 @@ async def test_hint_selects_and_says_why(world: Any) -> None:
     text = r.response.content
     assert "Hint: lead" in text or "Hint: play your last" in text, text
     assert not button(r.response, "Play").disabled  # the suggested cards are selected
+
+
+class SlowToken:
+    """An interaction whose edits take as long as the test decides (to hold one in flight)."""
+
+    def __init__(self) -> None:
+        self.in_flight = 0
+        self.most_in_flight = 0
+        self.contents: list[str] = []
+        self.release = asyncio.Event()
+
+    async def edit_original_response(self, **payload: Any) -> None:
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        self.contents.append(payload["content"])
+        await self.release.wait()
+        self.release.clear()
+        self.in_flight -= 1
+
+
+async def test_edits_to_one_hand_are_coalesced_and_the_latest_state_wins(world: Any) -> None:
+    _by_id, live = await started(world, 2, turn_seconds=600)
+    hands = LiveHands()
+    user = live.seats[0].user_id
+    hand = hands.get(live.id, user)
+    token = SlowToken()
+    hand.interaction = token  # type: ignore[assignment]
+    hand.issued = hands.now()
+    hands.table_changed(live)
+    await asyncio.sleep(0.01)
+    assert token.in_flight == 1
+    for _ in range(3):  # three changes while the edit is in flight
+        live.changes += 1
+        hand.mask = 0
+        hands.table_changed(live)
+        await asyncio.sleep(0)
+    assert token.most_in_flight == 1 and len(token.contents) == 1
+    token.release.set()
+    await asyncio.sleep(0.01)
+    assert len(token.contents) == 2  # one more edit, for the latest state only
+    token.release.set()
+    await asyncio.sleep(0.01)
+    assert hand.task is not None and hand.task.done()
+    assert token.most_in_flight == 1 and len(token.contents) == 2
+    assert hands.edits == 2
+    assert hand.shown_key is not None and hand.shown_key[0] == live.changes  # the latest state
