@@ -89,6 +89,23 @@ _KINDS = {
 }
 
 
+def combo_short(w: Words, play: Combo) -> str:
+    """A combination in a few words: ``pair of Queens`` / ``đôi Q``, ``sequence 8-9-10``."""
+    kind, top = play.kind, play.top
+    if kind is ComboKind.SINGLE:
+        return w._("single {top}", top=top)
+    if kind is ComboKind.PAIR:
+        return w._("pair of {ranks}", ranks=_ranks(w, top.rank))
+    if kind is ComboKind.TRIPLE:
+        return w._("three {ranks}", ranks=_ranks(w, top.rank))
+    if kind is ComboKind.QUAD:
+        return w._("four {ranks}", ranks=_ranks(w, top.rank))
+    run = _run(play.low_rank, top.rank)
+    if kind is ComboKind.SEQUENCE:
+        return w._("sequence {run}", run=run)
+    return w._("{count} consecutive pairs {run}", count=_pairs_count(w, play.length), run=run)
+
+
 def kind(w: Words, value: ComboKind | str) -> str:
     """A kind of combination without its cards: ``pair`` / ``đôi``."""
     key = value.value if isinstance(value, ComboKind) else str(value)

@@ -19,6 +19,7 @@ from cogs.tables import (
     AlreadySeated,
     BadSeatCount,
     BadStake,
+    CardsGone,
     ChannelHasTable,
     Charge,
     GameInProgress,
@@ -33,7 +34,6 @@ from cogs.tables import (
     Player,
     Results,
     ShortOfChips,
-    StaleHand,
     StoreRefused,
     TableChanged,
     TableClosed,
@@ -58,11 +58,15 @@ from engine import (
     can_beat,
     classify,
 )
+from engine.ai import HintWhy, Suggestion
 
 SOMETHING_WENT_WRONG = N_("Something went wrong; nothing was changed.")
 UNKNOWN_BUTTON = N_("This button is not known any more.")
 BOARD_MOVED = N_("This table's board moved to a newer message below.")
 NEED_MANAGE_SERVER = N_("You need the Manage Server permission for that.")
+HAND_EXPIRED = N_("This hand had stopped updating (Discord lets a bot update it for 15 "
+                  "minutes): here it is again, up to date. Press again to act.")
+ALREADY_DONE = N_("Already done: this is your hand now.")
 
 _COMPUTER = re.compile(r"^Computer (\d+) \((\w+)\)$")
 
@@ -236,8 +240,9 @@ def refusal(w: Words, error: TableError) -> str:
             return w._("This game is over.")
         case NoGame():
             return w._("No game is in progress at this table.")
-        case StaleHand():
-            return w._("This hand is out of date — press My hand.")
+        case CardsGone(cards=cards):
+            return w.ngettext("{cards} was already played.", "{cards} were already played.",
+                              len(cards), cards=glossary.cards(cards))
         case TableChanged():
             return w._("The table changed at the same moment; nothing was played.")
         case StoreRefused():
@@ -318,10 +323,98 @@ def hand_status(w: Words, live: LiveTable, seat: int, cards: Sequence[Card]) -> 
     return text, beats
 
 
-def hint_note(w: Words, *, exchange: bool, play: str | None) -> str:
-    """The note under a hand after `Hint`: the cards to give back, a play's description, or pass."""
-    if exchange:
-        return w._("Hint: give these back.")
-    if play is None:
-        return w._("Hint: pass.")
-    return w._("Hint: {play}.", play=play)
+def _plays(w: Words, n: int) -> str:
+    return w.ngettext("{n} play", "{n} plays", n)
+
+
+def hint_note(w: Words, *, exchange: bool, suggestion: Suggestion | None = None) -> str:
+    """The one line under a hand after `Hint`: what is suggested and why."""
+    if exchange or suggestion is None:
+        return w._("Hint: give back these cards, the ones that fit no combination.")
+    play, left, kept = suggestion.play, suggestion.plays_left, suggestion.kept
+    match suggestion.why:
+        case HintWhy.GO_OUT:
+            return w._("Hint: play your last cards and go out.")
+        case HintWhy.LEAD_LOWEST:
+            return w._("Hint: lead your lowest single; {plays} left after it.",
+                       plays=_plays(w, left))
+        case HintWhy.LEAD_PLAN if play is not None:
+            return w._("Hint: lead the {play}, the weakest part of your hand; {plays} left "
+                       "after it.", play=glossary.combo_short(w, play), plays=_plays(w, left))
+        case HintWhy.CHOP if play is not None:
+            return w._("Hint: chop with the {play}.", play=glossary.combo_short(w, play))
+        case HintWhy.BLOCK if play is not None:
+            return w.ngettext("Hint: beat it now with the {play}: someone has only {n} card left.",
+                              "Hint: beat it now with the {play}: someone has only {n} cards "
+                              "left.", suggestion.opponent_cards or 1,
+                              play=glossary.combo_short(w, play))
+        case HintWhy.FITS_PLAN if play is not None:
+            return w._("Hint: the {play} beats it without breaking up your hand; {plays} left "
+                       "after it.", play=glossary.combo_short(w, play), plays=_plays(w, left))
+        case HintWhy.KEEP if kept is not None:
+            return w._("Hint: pass — keep your {play} for later: passing keeps a {n}-play plan.",
+                       play=glossary.combo_short(w, kept), n=w.num(left))
+        case HintWhy.KEEP_CONTROL if kept is not None:
+            return w._("Hint: pass — keep your {play} to win a trick later.",
+                       play=glossary.combo_short(w, kept))
+        case HintWhy.NO_PLAY:
+            return w._("Hint: pass — nothing in your hand beats the table.")
+        case _:
+            return w._("Hint: nothing to do now — wait for your turn.")
+
+
+def hand_turn_line(w: Words, live: LiveTable, seat: int) -> str:
+    """Whose turn it is, seen from ``seat`` ("Your turn" stands out), with the time left."""
+    game = live.game
+    assert game is not None
+    actor = game.actor
+    if game.is_over:
+        return w._("**Game over** — the results are on the board.")
+    until = f"<t:{int(live.deadline)}:R>" if live.deadline else ""
+    if actor == seat:
+        if game.phase is Phase.EXCHANGE:
+            return (w._("🟢 **Your turn** — give back cards (ends {until})", until=until) if until
+                    else w._("🟢 **Your turn** — give back cards"))
+        if game.phase is Phase.PLAY and game.table is None:
+            return (w._("🟢 **Your turn** — you lead (ends {until})", until=until) if until
+                    else w._("🟢 **Your turn** — you lead"))
+        return (w._("🟢 **Your turn** (ends {until})", until=until) if until
+                else w._("🟢 **Your turn**"))
+    who = seat_name(w, live, actor)
+    return (w._("Turn: {player} (ends {until})", player=who, until=until) if until
+            else w._("Turn: {player}", player=who))
+
+
+def hand_table_line(w: Words, live: LiveTable) -> str:
+    """The play to beat and by whom."""
+    game = live.game
+    assert game is not None
+    if game.phase is Phase.EXCHANGE:
+        return w._("Card exchange before play.")
+    if game.table is None:
+        return w._("To beat: nothing — a new lead.")
+    by = seat_name(w, live, game.last_play_seat) if game.last_play_seat is not None else "?"
+    return w._("To beat: {cards} by {player}", cards=glossary.cards(game.table.cards), player=by)
+
+
+def hand_counts_line(w: Words, live: LiveTable) -> str:
+    """Every seat's card count, in seat order (who passed, who is out)."""
+    game = live.game
+    assert game is not None
+    parts = []
+    for i in range(len(live.seats)):
+        count = len(game.hands[i])
+        who = seat_name(w, live, i)
+        if count == 0:
+            parts.append(w._("{player} {n} out", player=who, n=w.num(count)))
+        elif i in game.passed:
+            parts.append(w._("{player} {n} passed", player=who, n=w.num(count)))
+        else:
+            parts.append(f"{who} {w.num(count)}")
+    return w._("Cards: {counts}", counts=" · ".join(parts))
+
+
+def turn_reminder(w: Words, user_id: int, seconds_left: int) -> str:
+    """The channel message that reminds a person of their turn (it mentions only them)."""
+    return w._("{player}, your turn — {seconds} s left.", player=mention(user_id),
+               seconds=w.num(seconds_left))

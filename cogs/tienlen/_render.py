@@ -145,44 +145,67 @@ def ai_levels(w: Words, live: LiveTable) -> discord.ui.View:
     return view
 
 
-HAND_BUTTONS = {"play": N_("Play"), "pass": N_("Pass"), "clear": N_("Clear"), "hint": N_("Hint")}
+HAND_BUTTONS = {"play": N_("Play"), "pass": N_("Pass"), "clear": N_("Clear"),
+                "hint": N_("Hint")}
 
 
-def hand(w: Words, live: LiveTable, seat: int, mask: int, note: str | None = None
-         ) -> dict[str, Any]:
-    """kwargs for an ephemeral hand message (send or edit), in its owner's language ``w``."""
+def hand_buttons(live: LiveTable, seat: int, mask: int) -> dict[str, bool]:
+    """Which of Play, Pass and Hint a press would be accepted for now (enabled exactly then)."""
+    game = live.game
+    assert game is not None
+    if not live.playing or game.is_over:
+        return {"play": False, "pass": False, "hint": False}
+    chosen = sel.chosen_cards(game.hands[seat], mask)
+    if game.phase is Phase.EXCHANGE:
+        ok = bool(chosen) and game.can_return(seat, chosen)
+        return {"play": ok, "pass": False, "hint": bool(game.pending_returns.get(seat))}
+    can_play = bool(chosen) and game.can_play(seat, chosen)
+    return {
+        "play": can_play,
+        "pass": game.can_pass(seat),
+        "hint": game.current == seat or bool(game.legal_plays(seat)),
+    }
+
+
+def hand(w: Words, live: LiveTable, seat: int, mask: int, note: str | None = None, *,
+         press: int = 0) -> dict[str, Any]:
+    """kwargs for an ephemeral hand message (send or edit), in its owner's language ``w``.
+    ``press``: the hand's drawing number, carried by its buttons so that a second press of the
+    same drawing is recognised."""
     game = live.game
     assert game is not None
     cards = game.hands[seat]
     mask = sel.clean_mask(cards, mask)
     codes = sel.hand_codes(cards)
-    line, playable = words.hand_status(w, live, seat, sel.selected_cards(cards, mask))
+    line, _ = words.hand_status(w, live, seat, sel.selected_cards(cards, mask))
+    enabled = hand_buttons(live, seat, mask)
+    over = not live.playing or game.is_over
     view = discord.ui.View(timeout=None)
-    version = game.version
     for i, (card, code) in enumerate(zip(cards, codes, strict=True)):
         chosen = bool(mask >> code & 1)
         view.add_item(
             HandButton(
-                live.id, version, mask, f"c{code}", label=str(card),
+                live.id, press, mask, f"c{code}", label=str(card), disabled=over,
                 style=discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary,
                 row=i // 5,
             )
         )
     action_row = min(4, (len(cards) + 4) // 5)
-    leading = game.table is None and game.phase is Phase.PLAY and game.current == seat
-    over = live.phase is not TablePhase.PLAYING
     for op, style, disabled in (
-        ("play", discord.ButtonStyle.success, not playable or over),
-        ("pass", discord.ButtonStyle.danger, leading or over or game.phase is Phase.EXCHANGE),
-        ("clear", discord.ButtonStyle.secondary, mask == 0),
-        ("hint", discord.ButtonStyle.secondary, over),
+        ("play", discord.ButtonStyle.success, not enabled["play"]),
+        ("pass", discord.ButtonStyle.danger, not enabled["pass"]),
+        ("clear", discord.ButtonStyle.secondary, mask == 0 or over),
+        ("hint", discord.ButtonStyle.secondary, not enabled["hint"]),
     ):
-        view.add_item(HandButton(live.id, version, mask, op, label=w.marked(HAND_BUTTONS[op]),
+        view.add_item(HandButton(live.id, press, mask, op, label=w.marked(HAND_BUTTONS[op]),
                                  style=style, disabled=disabled, row=action_row))
     header = w.ngettext("**Your hand** — table #{table} · {n} card",
                         "**Your hand** — table #{table} · {n} cards", len(cards), table=live.id)
-    text = "\n".join(filter(None, [header, line, note]))
-    return {"content": text, "view": view}
+    lines = [header, words.hand_turn_line(w, live, seat)]
+    if not over:
+        lines += [words.hand_table_line(w, live), words.hand_counts_line(w, live), line]
+    lines.append(note or "")
+    return {"content": "\n".join(filter(None, lines)), "view": view}
 
 
 def rules_embed(w: Words, rules: Rules, title: str) -> discord.Embed:
