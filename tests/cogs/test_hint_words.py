@@ -7,7 +7,6 @@ from cogs.i18n import words as words_of
 from engine.ai import HintWhy, Suggestion
 from tests.engine.test_hint_reasons import _self_play
 
-
 EN, VI = words_of("en"), words_of("vi")
 
 
