@@ -276,6 +276,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
     @tienlen.command(name="settings", description="This server's defaults (Manage Server)")
     @app_commands.describe(preset="The rule preset of new tables", stake="The stake of new tables",
                            turn_seconds="Seconds per turn at new tables",
+                           turn_reminder="Seconds into a turn before a reminder at new tables "
+                                         "(0: none)",
                            language="The language of tables' public messages (auto: the "
                                     "server's, else the opener's)")
     @guarded

@@ -204,16 +204,17 @@ async def play_out(seen: Seen, world: Any, live: LiveTable, people: dict[int, An
 
 async def out_of_turn_refusal(seen: Seen, world: Any, live: LiveTable,
                               people: dict[int, Any]) -> str:
-    """A seated person whose turn it is not presses Pass: the refusal they read."""
+    """A seated person whose turn it is not opens their hand (Play and Pass are disabled: a
+    press would be refused) and asks for a hint: what they read."""
     game = live.game
     assert game is not None
     waiting = next(s for s in range(len(live.seats))
                    if s != game.current and live.seats[s].user_id is not None)
     person = people[live.seats[waiting].user_id]  # type: ignore[index]
     hand = await open_hand(seen, world, person)
-    result = await press(seen, person, hand, ":pass")
-    assert result.ephemeral
-    return str(result.followups[-1].content if result.followups else result.response.content)
+    if _enabled(hand, ":hint"):
+        hand = (await press(seen, person, hand, ":hint")).response
+    return str(hand.content)
 
 
 async def a_whole_game(world: Any, seen: Seen, channel: Any, ps: list[Any]) -> LiveTable:
