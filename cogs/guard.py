@@ -344,12 +344,12 @@ class GuardedTree(app_commands.CommandTree[Any]):
         await handle_command_error(interaction, error)
 
     async def _call(self, interaction: discord.Interaction[Any]) -> None:
-        # Anything other than an AppCommandError would end in a task nobody awaits (no answer,
-        # a traceback): route it through on_error too.
+        # An error outside the command (an unknown command, a payload discord.py cannot read)
+        # would end in a task nobody awaits or in the default logger: answer it here.
         try:
             await super()._call(interaction)
-        except app_commands.AppCommandError:
-            raise
+        except app_commands.AppCommandError as error:
+            await self.on_error(interaction, error)
         except Exception as error:
             wrapped = app_commands.AppCommandError("unexpected error")
             wrapped.original = error  # type: ignore[attr-defined]
