@@ -349,11 +349,11 @@ class GuardedTree(app_commands.CommandTree[Any]):
         try:
             await super()._call(interaction)
         except app_commands.AppCommandError as error:
-            await self.on_error(interaction, error)
+            await handle_command_error(interaction, error)
         except Exception as error:
             wrapped = app_commands.AppCommandError("unexpected error")
             wrapped.original = error  # type: ignore[attr-defined]
-            await self.on_error(interaction, wrapped)
+            await handle_command_error(interaction, wrapped)
 
 
 # ---------------------------------------------------------------------- buttons

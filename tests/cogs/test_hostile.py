@@ -200,7 +200,7 @@ async def test_forged_board_ids_are_refused(world: Any) -> None:
 
 
 async def test_hand_ids_past_64_bits_and_card_codes_outside_the_deck(world: Any) -> None:
-    ps, by_id, live = await started(world, 2)
+    ps, _by_id, live = await started(world, 2)
     game = live.game
     assert game is not None
     hand = await open_hand(world, ps[0])
