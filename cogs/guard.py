@@ -101,6 +101,8 @@ def say(lang: str, message: str, /, **values: object) -> str:
 def clip(value: object, limit: int = MAX_ECHO) -> str:
     """What a user sent, shown safely in a reply: a repr (invisible characters show as escapes),
     at most ``limit`` characters, with no backticks or mentions that could break the message."""
+    if isinstance(value, str):
+        value = value[: limit + 1]  # never read more of a huge string than is shown
     text = value if isinstance(value, str) and value.isprintable() else repr(value)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
