@@ -49,7 +49,7 @@ STAKES = (1, 1_000_000)
 TURN_SECONDS = (10, 3600)
 Stake = app_commands.Range[int, 1, 1_000_000]
 TurnSeconds = app_commands.Range[int, 10, 3600]
-RuleOptions = app_commands.Range[str, 1, 400]
+RuleOptions = app_commands.Range[str, 1, 600]  # every rule option spelled out is ~320
 
 
 def parse_options(base: Rules, text: str | None) -> Rules:

@@ -125,7 +125,7 @@ async def test_start_options_are_refused_and_no_table_opens(
 
 async def test_a_long_rule_option_is_not_echoed(world: Any) -> None:
     (alice,) = people(world, 1)
-    result = await alice.slash(world.channel, "tienlen start", options="y" * 390)
+    result = await alice.slash(world.channel, "tienlen start", options="y" * 590)
     text = refused(result)
     assert "y" * 50 not in text
     assert world.bot.table_service.tables == {}
