@@ -2,9 +2,10 @@
 
 `python -m benchmarks.hostile` prints, for each kind of hostile input, the time the bot spends on
 it before refusing (median of many runs, microseconds): matching a custom id against every button
-template, reading a selection, parsing the longest `options` text the command accepts (600 characters), clipping a
-huge value for a reply. The figures show that no input costs more than a few microseconds; before
-the edge checks a card code of 10^9 made one toggle cost about a second and a gigabyte.
+template, reading a selection, parsing the longest `options` text the command accepts (600
+characters), clipping a huge value for a reply. The figures show that no input costs more than a
+few tens of microseconds; before the edge checks a card code of 10^9 made one toggle cost about a
+second and a gigabyte.
 """
 
 from __future__ import annotations

@@ -99,11 +99,9 @@ def _can_manage(interaction: discord.Interaction[Any]) -> bool:
 
 
 async def _reply(interaction: discord.Interaction[Any], text: str) -> None:
-    """An ephemeral sentence, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    """An ephemeral sentence, whether or not the interaction was answered already (cut to
+    Discord's limit; never raises)."""
+    await guard.answer(interaction, text)
 
 
 def _unheld(payload: dict[str, Any]) -> dict[str, Any]:
