@@ -1,4 +1,4 @@
-"""Persistent buttons. Every custom id carries the table id (and, on a hand, the game version and
+"""Persistent buttons. Every custom id carries the table id (and, on a hand, the drawing number and
 the selection), so a button keeps working after a restart: state lives in the store, not here."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class TableHandlers(Protocol):
                               level: str) -> None: ...
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,
-                             version: int, mask: int, op: str) -> None: ...
+                             press: int, mask: int, op: str) -> None: ...
 
 
 def _cog(interaction: discord.Interaction[Any]) -> TableHandlers:
@@ -118,22 +118,23 @@ class AiLevelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=(rf"tl:h:(?P<table>{_ID}):(?P<ver>{_ID}):"
+                 template=(rf"tl:h:(?P<table>{_ID}):(?P<press>{_ID}):"
                            rf"(?P<sel>[0-9a-f]{{1,{sel.MAX_HEX}}}):"
                            r"(?P<op>c(?P<code>[0-9]{1,3})|play|pass|clear|hint)")):
-    """A button on a hand: a card (`c<code>`) toggles it; play, pass, clear, hint act."""
+    """A button on a hand: a card (`c<code>`) toggles it; play, pass, clear, hint act. ``press``:
+    the number of the drawing the button belongs to (double clicks are recognised by it)."""
 
-    def __init__(self, table_id: int, version: int, mask: int, op: str, *, label: str = "",
+    def __init__(self, table_id: int, press: int, mask: int, op: str, *, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  disabled: bool = False, row: int | None = None) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label or op, style=style, disabled=disabled, row=row,
-                custom_id=f"tl:h:{table_id}:{version}:{sel.encode(mask)}:{op}",
+                custom_id=f"tl:h:{table_id}:{press}:{sel.encode(mask)}:{op}",
             )
         )
         self.table_id = table_id
-        self.version = version
+        self.press = press
         self.mask = mask
         self.op = op
         self.problem: str | None = None
@@ -141,10 +142,10 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> HandButton:
-        table_id, version = _snowflake(match["table"]), _snowflake(match["ver"])
+        table_id, press = _snowflake(match["table"]), _snowflake(match["press"])
         op = match["op"]
-        made = cls(table_id or 0, version or 0, sel.decode(match["sel"]), op)
-        if table_id is None or version is None:
+        made = cls(table_id or 0, press or 0, sel.decode(match["sel"]), op)
+        if table_id is None or press is None:
             made.problem = "This button's table id is not valid."
         elif match["code"] is not None and int(match["code"]) >= sel.MAX_CODES:
             made.problem = "This button's card is not in any deck."
@@ -159,7 +160,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             if not _on_hand(interaction):
                 raise guard.Refused(guard.say(
                     lang, "This button belongs on your private hand, not on this message."))
-            await _cog(interaction).on_hand_button(interaction, self.table_id, self.version,
+            await _cog(interaction).on_hand_button(interaction, self.table_id, self.press,
                                                    self.mask, self.op)
 
 
