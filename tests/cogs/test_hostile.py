@@ -141,6 +141,8 @@ async def test_a_long_rule_option_is_not_echoed(world: Any) -> None:
     ([opt("stake", 2**64)], "stake"),
     ([opt("turn_seconds", 0)], "turn_seconds"),
     ([opt("turn_seconds", 3601)], "turn_seconds"),
+    ([opt("turn_reminder", -1)], "turn_reminder"),
+    ([opt("turn_reminder", 2**63)], "turn_reminder"),
 ])
 async def test_settings_are_validated_before_they_are_stored(
         world: Any, options: list[dict[str, Any]], named: str) -> None:

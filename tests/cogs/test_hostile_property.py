@@ -19,8 +19,8 @@ from .test_table_flow import people
 
 COMMANDS: dict[str, tuple[str, ...]] = {
     "leaderboard": ("by", "page"),
-    "tienlen start": ("stake", "rules", "seats", "turn_seconds", "options"),
-    "tienlen settings": ("preset", "stake", "turn_seconds"),
+    "tienlen start": ("stake", "rules", "seats", "turn_seconds", "options", "turn_reminder"),
+    "tienlen settings": ("preset", "stake", "turn_seconds", "turn_reminder"),
     "tienlen stats": ("user",),
     "tienlen rules": ("preset",),
     "tienlen hand": (),
