@@ -31,6 +31,7 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
      ("cogs.tables", "cogs.words", "cogs.glossary", "cogs.i18n")),
     ("cogs.glossary", ("bot", "cogs", "data", "discord"), ("cogs.glossary", "cogs.i18n")),
     ("cogs.i18n", ("bot", "cogs", "data", "discord", "engine"), ("cogs.i18n",)),
+    ("cogs.guard", ("bot", "cogs", "data", "engine"), ("cogs.guard",)),
 )
 
 

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import guard
 from cogs.i18n import Words, person_language, table_language, words
 from data import AlreadyClaimed
 
@@ -22,6 +23,10 @@ def _person(interaction: discord.Interaction[Any]) -> Words:
 class EconomyCog(commands.Cog, name="Economy"):
     def __init__(self, bot: TienLenBot) -> None:
         self.bot = bot
+
+    async def cog_app_command_error(self, interaction: discord.Interaction[Any],
+                                    error: app_commands.AppCommandError) -> None:
+        await guard.handle_command_error(interaction, error)
 
     @app_commands.command(name="daily", description="Claim your daily chips (once every 24 hours)")
     @app_commands.guild_only()
