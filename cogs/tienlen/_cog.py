@@ -48,7 +48,7 @@ class Refusal(Exception):
     ``N_`` and its values, worded in the reader's language."""
 
     def __init__(self, message: str, **values: object) -> None:
-        super().__init__(message)
+        super().__init__(message.format(**values))  # the English sentence, for logs and tests
         self.message = message
         self.values = values
 
