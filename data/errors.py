@@ -76,3 +76,7 @@ class AlreadyClaimed(StoreError):
 
 class MigrationError(StoreError):
     """The database's schema cannot be brought to this program's version."""
+
+
+class DatabaseUnavailable(StoreError):
+    """The database server cannot be reached or refuses the connection."""
