@@ -1,11 +1,9 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from pathlib import Path
 
 import pytest
-from store_helpers import CHANNEL, GUILD, humans, start
+from store_helpers import CHANNEL, GUILD, check, humans, snapshot, sql, start
 
 from data import (
     InsufficientChips,
@@ -18,7 +16,7 @@ from data import (
     UnknownGame,
     WrongStatus,
 )
-from data.check import check_path
+
 
 RULES = "{}"
 
@@ -65,7 +63,7 @@ async def test_save_game_optimistic_versions(store: Store) -> None:
     assert [g.id for g in await store.load_unfinished_games()] == [game.id]
 
 
-async def test_cancel_moves_nothing(store: Store, db_path: Path) -> None:
+async def test_cancel_moves_nothing(store: Store, db_url: str) -> None:
     game = await start(store)
     cancelled = await store.cancel_game(game.id)
     assert cancelled.status == "cancelled"
@@ -79,7 +77,7 @@ async def test_cancel_moves_nothing(store: Store, db_path: Path) -> None:
         await store.cancel_game(999)
     for u in (101, 102, 103, 104):
         assert await store.get_chips(GUILD, u) == 1000
-    assert check_path(db_path).ok
+    assert check(db_url).ok
 
 
 def four_player_places() -> tuple[list[Transfer], list[SeatResult]]:
@@ -89,7 +87,7 @@ def four_player_places() -> tuple[list[Transfer], list[SeatResult]]:
     return transfers, results
 
 
-async def test_settle_books_everything_once(store: Store, db_path: Path) -> None:
+async def test_settle_books_everything_once(store: Store, db_url: str) -> None:
     game = await start(store)
     transfers, results = four_player_places()
     first = await store.settle_game(game.id, transfers, results)
@@ -128,23 +126,22 @@ async def test_settle_books_everything_once(store: Store, db_path: Path) -> None
         20,
         2,
     )
-    db = sqlite3.connect(db_path)
-    rows = db.execute(
+    rows = sql(
+        db_url,
         "SELECT user_id, delta, reason, counterparty FROM chip_ledger "
         "WHERE game_id = ? ORDER BY id",
         (game.id,),
-    ).fetchall()
-    db.close()
+    )
     assert rows == [
         (102, -20, "place", 103),
         (103, 20, "place", 102),
         (104, -10, "place", 101),
         (101, 10, "place", 104),
     ]
-    assert check_path(db_path).ok
+    assert check(db_url).ok
 
 
-async def test_settle_with_computer_players(store: Store, db_path: Path) -> None:
+async def test_settle_with_computer_players(store: Store, db_url: str) -> None:
     game = await start(store, (101, 102), bots=2)
     results = [SeatResult(0, 1), SeatResult(2, 2), SeatResult(3, 3), SeatResult(1, 4)]
     with pytest.raises(InvalidInput, match="Computer players hold no chips"):
@@ -155,7 +152,7 @@ async def test_settle_with_computer_players(store: Store, db_path: Path) -> None
     )
     assert settled.chip_changes == {101: 20, 102: -20}
     assert [r.user_id for r in settled.results] == [101, 102, None, None]
-    assert check_path(db_path).ok
+    assert check(db_url).ok
 
 
 async def test_settle_with_balances_read_in_the_transaction(store: Store) -> None:
@@ -177,7 +174,7 @@ async def test_settle_with_balances_read_in_the_transaction(store: Store) -> Non
     assert await store.get_chips(GUILD, 102) == 0
 
 
-async def test_settle_bad_input_writes_nothing(store: Store, db_path: Path) -> None:
+async def test_settle_bad_input_writes_nothing(store: Store, db_url: str) -> None:
     game = await start(store, (101, 102, 103))
     ok = [SeatResult(0, 1), SeatResult(1, 2), SeatResult(2, 3)]
     cases: list[tuple[list[Transfer], list[SeatResult], str]] = [
@@ -205,7 +202,7 @@ async def test_settle_bad_input_writes_nothing(store: Store, db_path: Path) -> N
         (101, 102, 103), 1000
     )
     assert (await store.stats(GUILD, 101)).games == 0
-    assert check_path(db_path).ok
+    assert check(db_url).ok
     assert (await store.settle_game(game.id, [Transfer(2, 0, 5, "place")], ok)).first_call
 
 
@@ -219,12 +216,11 @@ async def test_settle_bad_input_writes_nothing(store: Store, db_path: Path) -> N
     ],
 )
 async def test_crash_inside_settlement_leaves_no_trace(
-    store: Store, db_path: Path, point: str
+    store: Store, db_url: str, point: str
 ) -> None:
     game = await start(store)
     transfers, results = four_player_places()
-    before = sqlite3.connect(db_path).iterdump()
-    snapshot = list(before)
+    before = snapshot(db_url)
 
     def hook(where: str) -> None:
         if where == point:
@@ -233,16 +229,16 @@ async def test_crash_inside_settlement_leaves_no_trace(
     store.fault_hook = hook
     with pytest.raises(RuntimeError, match="crash at"):
         await store.settle_game(game.id, transfers, results)
-    assert list(sqlite3.connect(db_path).iterdump()) == snapshot
+    assert snapshot(db_url) == before
     assert (await store.get_game(game.id)).status == "playing"
-    assert check_path(db_path).ok
+    assert check(db_url).ok
     store.fault_hook = None
     settled = await store.settle_game(game.id, transfers, results)
     assert settled.first_call
-    assert check_path(db_path).ok
+    assert check(db_url).ok
 
 
-async def test_cancelled_task_inside_settlement_rolls_back(store: Store, db_path: Path) -> None:
+async def test_cancelled_task_inside_settlement_rolls_back(store: Store, db_url: str) -> None:
     """The bot shutting down (task cancelled) in the middle of a settlement books nothing."""
     game = await start(store)
     transfers, results = four_player_places()
@@ -262,5 +258,5 @@ async def test_cancelled_task_inside_settlement_rolls_back(store: Store, db_path
     assert {u: await store.get_chips(GUILD, u) for u in (101, 102, 103, 104)} == dict.fromkeys(
         (101, 102, 103, 104), 1000
     )
-    assert check_path(db_path).ok
+    assert check(db_url).ok
     assert (await store.settle_game(game.id, transfers, results)).first_call
