@@ -146,6 +146,10 @@ class Conn(ABC):
     @abstractmethod
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
 
+    @abstractmethod
+    async def script(self, sql: str) -> None:
+        """Run several statements, without parameters (migrations, repair scripts)."""
+
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
@@ -175,6 +179,9 @@ class SqliteConn(Conn):
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self.db.executemany(sql, rows)
+
+    async def script(self, sql: str) -> None:
+        await self.db.executescript(sql)
 
 
 @lru_cache(maxsize=512)
@@ -207,6 +214,9 @@ class PostgresConn(Conn):
         batch = list(rows)
         if batch:
             await self.con.executemany(to_postgres(sql), batch)
+
+    async def script(self, sql: str) -> None:
+        await self.con.execute(sql)
 
 
 # ---------------------------------------------------------------------- databases
@@ -315,6 +325,10 @@ class SqliteDatabase(Database):
                 except Exception as exc:
                     if self._db.in_transaction:
                         await self._db.execute("ROLLBACK")
+                    # Another process starting at the same time may have applied it first.
+                    done = int((await SqliteConn(self._db).one("PRAGMA user_version"))[0])
+                    if done >= version:
+                        continue
                     raise MigrationError(f"Migration {name} failed: {exc}") from exc
 
 
@@ -357,6 +371,7 @@ class PostgresDatabase(Database):
     async def migrate(self, target: int | None = None) -> None:
         available, target = self._target(target)
         async with self.write() as conn:
+            await conn.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations "
                 "(version INTEGER PRIMARY KEY, name TEXT NOT NULL)"

@@ -62,6 +62,20 @@ def sql(url: str, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any,
     return run_sync(go)
 
 
+def script(url: str, text: str) -> None:
+    """Run several statements (no parameters) outside the store, on either backend."""
+
+    async def go() -> None:
+        db = await open_database(url, pool_size=1, migrate=False)
+        try:
+            async with db.read() as conn:
+                await conn.script(text)
+        finally:
+            await db.close()
+
+    run_sync(go)
+
+
 def snapshot(url: str) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every store table, in a stable order (to compare before and after)."""
     return {t: sorted(sql(url, f"SELECT * FROM {t}"), key=repr) for t in TABLES}

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
+import asyncio
 import subprocess
 import sys
 import textwrap
@@ -10,16 +10,17 @@ import time
 from pathlib import Path
 
 import pytest
-from store_helpers import GUILD, start
+from store_helpers import GUILD, check, script, sql, start
 
 from data import SeatResult, Store, Transfer
-from data.check import check_path, main
+from data.check import main
+from data.db import DatabaseURL
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-async def populated(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def populated(db_url: str | Path) -> None:
+    store = await Store.open(db_url)
     try:
         game = await start(store, (1, 2, 3))
         await store.settle_game(
@@ -52,6 +53,14 @@ async def test_clean_database_passes(db_path: Path, capsys: pytest.CaptureFixtur
     assert "2 games: 1 finished, 1 playing" in out
 
 
+async def test_clean_store_passes_on_each_backend(db_url: str) -> None:
+    await populated(db_url)
+    report = check(db_url)
+    assert report.ok, report.faults
+    assert "4 players holding 4200 chips; 9 ledger rows" in report.facts[0]
+    assert report.facts[1] == "2 games: 1 finished, 1 playing"
+
+
 async def test_cli_exit_codes(db_path: Path, tmp_path: Path) -> None:
     await populated(db_path)
     assert run_cli(db_path).returncode == 0
@@ -64,7 +73,11 @@ async def test_cli_exit_codes(db_path: Path, tmp_path: Path) -> None:
 TAMPERS = {
     "balance changed": ("UPDATE players SET chips = chips + 1 WHERE user_id = 1", "ledger sums"),
     "negative balance": (
-        "PRAGMA ignore_check_constraints = ON; UPDATE players SET chips = -5 WHERE user_id = 4",
+        {
+            "sqlite": "PRAGMA ignore_check_constraints = ON; ",
+            "postgresql": "ALTER TABLE players DROP CONSTRAINT players_chips_check; ",
+        },
+        "UPDATE players SET chips = -5 WHERE user_id = 4",
         "negative balance",
     ),
     "paid twice": (
@@ -102,19 +115,30 @@ TAMPERS = {
 }
 
 
+UNGUARD = {
+    "sqlite": "DROP TRIGGER chip_ledger_no_update; DROP TRIGGER chip_ledger_no_delete; ",
+    "postgresql": "DROP TRIGGER chip_ledger_no_update ON chip_ledger; "
+    "DROP TRIGGER chip_ledger_no_delete ON chip_ledger; ",
+}
+
+
 @pytest.mark.parametrize("name", sorted(TAMPERS))
-async def test_tampered_database_fails(db_path: Path, name: str) -> None:
-    await populated(db_path)
-    sql, expected = TAMPERS[name]
-    db = sqlite3.connect(db_path)
-    db.execute("DROP TRIGGER chip_ledger_no_update")
-    db.execute("DROP TRIGGER chip_ledger_no_delete")
-    db.executescript(sql)
-    db.commit()
-    db.close()
-    report = check_path(db_path)
+async def test_tampered_database_fails(db_url: str, name: str) -> None:
+    await populated(db_url)
+    *prefix, tamper, expected = TAMPERS[name]
+    dialect = DatabaseURL.parse(db_url).dialect
+    before = "".join(p[dialect] for p in prefix)
+    script(db_url, UNGUARD[dialect] + before + tamper)
+    report = check(db_url)
     assert not report.ok
     assert any(expected in f for f in report.faults), report.faults
+    assert any("not append-only" in f for f in report.faults), report.faults
+
+
+@pytest.mark.parametrize("name", ["paid twice", "missing result"])
+def test_cli_reports_faults(db_path: Path, name: str) -> None:
+    asyncio.run(populated(db_path))
+    script(str(db_path), UNGUARD["sqlite"] + str(TAMPERS[name][0]))
     result = run_cli(db_path)
     assert result.returncode == 1
     assert "FAULT:" in result.stdout
@@ -149,9 +173,9 @@ WORKER = textwrap.dedent(
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-def test_killed_writer_leaves_a_sound_database(db_path: Path) -> None:
+def test_killed_writer_leaves_a_sound_database(db_url: str) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-c", WORKER, str(db_path)],
+        [sys.executable, "-c", WORKER, db_url],
         cwd=REPO,
         stdout=subprocess.PIPE,
         text=True,
@@ -164,9 +188,7 @@ def test_killed_writer_leaves_a_sound_database(db_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    report = check_path(db_path)
+    report = check(db_url)
     assert report.ok, report.faults
-    db = sqlite3.connect(db_path)
-    finished = db.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'").fetchone()[0]
-    db.close()
+    [(finished,)] = sql(db_url, "SELECT COUNT(*) FROM games WHERE status = 'finished'")
     assert finished >= 20
