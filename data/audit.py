@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import os
 import threading
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
@@ -58,7 +59,8 @@ async def audit(conn: Conn) -> Report:
             )
         }
     else:
-        version = int((await conn.one("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))[0])
+        row = await conn.one("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+        version = int(row[0])
         triggers = {
             r[0]
             for r in await q(
@@ -215,7 +217,7 @@ def _check_finished(
 async def check_url_async(url: str | Path | DatabaseURL) -> Report:
     """Check the database at `url` (a SQLite file must exist; nothing is written)."""
     parsed = DatabaseURL.parse(url)
-    if parsed.dialect == "sqlite" and not Path(parsed.target).is_file():
+    if parsed.dialect == "sqlite" and not os.path.isfile(parsed.target):  # noqa: ASYNC240
         raise FileNotFoundError(f"No database at {parsed.target}")
     db = await open_database(parsed, pool_size=1, migrate=False)
     try:

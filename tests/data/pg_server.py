@@ -173,6 +173,7 @@ def main() -> int:
     if bindir is None:
         print(NOT_INSTALLED)
         return 1
+
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 

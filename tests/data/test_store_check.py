@@ -1,8 +1,8 @@
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
-import asyncio
 import subprocess
 import sys
 import textwrap

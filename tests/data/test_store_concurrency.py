@@ -12,7 +12,6 @@ from store_helpers import GUILD, T0, check, sql, start
 
 from data import AlreadyClaimed, SeatResult, Settled, Store, Transfer
 
-
 PLAYERS = (1, 2, 3, 4, 5)
 
 

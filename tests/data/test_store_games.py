@@ -17,7 +17,6 @@ from data import (
     WrongStatus,
 )
 
-
 RULES = "{}"
 
 

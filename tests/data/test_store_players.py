@@ -8,7 +8,6 @@ from store_helpers import GUILD, T0, check, sql
 from data import AlreadyClaimed, InsufficientChips, InvalidInput, Store
 
 
-
 async def test_new_player_gets_starting_chips_as_a_grant(store: Store, db_url: str) -> None:
     assert await store.get_chips(GUILD, 5) is None
     assert await store.ensure_player(GUILD, 5) == 1000
