@@ -1,7 +1,8 @@
-"""Persistence: chips, the ledger, tables, games, results and stats in SQLite."""
+"""Persistence: chips, the ledger, tables, games, results and stats, in SQLite or PostgreSQL."""
 
 from data.errors import (
     AlreadyClaimed,
+    DatabaseUnavailable,
     InsufficientChips,
     InvalidInput,
     MigrationError,
@@ -14,6 +15,7 @@ from data.errors import (
     WrongStatus,
 )
 from data.models import (
+    ChipTransfer,
     DailyClaim,
     GameRecord,
     GuildSettings,
@@ -25,14 +27,15 @@ from data.models import (
     SeatResult,
     Settled,
     TableRecord,
-    Transfer,
     TransferLike,
 )
 from data.store import Store
 
 __all__ = [
     "AlreadyClaimed",
+    "ChipTransfer",
     "DailyClaim",
+    "DatabaseUnavailable",
     "GameRecord",
     "GuildSettings",
     "InsufficientChips",
@@ -51,7 +54,6 @@ __all__ = [
     "StoreError",
     "TableExists",
     "TableRecord",
-    "Transfer",
     "TransferLike",
     "UnknownGame",
     "UnknownTable",

@@ -12,6 +12,7 @@ from data.errors import InvalidInput
 TableStatus = Literal["open", "closed"]
 GameStatus = Literal["lobby", "playing", "finished", "cancelled"]
 LeaderboardKey = Literal["chips", "wins", "winrate"]
+LeaderboardScope = Literal["server", "global"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +115,11 @@ class TransferLike(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class Transfer:
-    """A chip movement between two seats of one game (`paid` chips from payer to payee)."""
+class ChipTransfer:
+    """A chip movement between two seats of one game (`paid` chips from payer to payee).
+
+    The store's own record of what `engine.Transfer` describes; either fits `settle_game`.
+    """
 
     payer: int
     payee: int
@@ -180,11 +184,16 @@ class PlayerStats:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardEntry:
+    """One ranked player. On the server board `chips` is what they hold there; on the global
+    board it is what they hold across every server. `net_chips` is chips won minus chips lost
+    in games (what the global "chips" board ranks, since chips are per server)."""
+
     rank: int
     user_id: int
     chips: int
     games: int
     wins: int
+    net_chips: int = 0
 
     @property
     def win_rate(self) -> float | None:
@@ -198,6 +207,7 @@ class LeaderboardPage:
     pages: int
     total: int
     entries: tuple[LeaderboardEntry, ...]
+    scope: LeaderboardScope = "server"
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,3 +221,7 @@ class GuildSettings:
     language: str | None = None  # "auto", "en" or "vi" (the table language)
     turn_reminder: int | None = None  # seconds into a turn before a reminder; 0 = off
     images: bool | None = None  # card pictures on the board and hands
+
+
+#: Old name, kept only until the store benchmark imports `ChipTransfer`; do not use.
+Transfer = ChipTransfer

@@ -50,6 +50,7 @@ from data.models import (
     LeaderboardEntry,
     LeaderboardKey,
     LeaderboardPage,
+    LeaderboardScope,
     PlayerStats,
     ResultRow,
     Seat,
@@ -793,18 +794,15 @@ class Store:
 
         Ties keep a stable order: by user id.
         """
-        if by not in LEADERBOARD_KEYS:
-            raise InvalidInput(
-                f"Unknown leaderboard {by!r}: choose one of {', '.join(LEADERBOARD_KEYS)}."
-            )
+        key = _leaderboard_key(by)
         _check_int("page", page, minimum=1)
         base = (
             "FROM players p LEFT JOIN player_stats s "
             "ON s.guild_id = p.guild_id AND s.user_id = p.user_id WHERE p.guild_id = ?"
         )
-        if by == "chips":
+        if key == "chips":
             where, order = "", "p.chips DESC, p.user_id ASC"
-        elif by == "wins":
+        elif key == "wins":
             where, order = " AND s.games > 0", "s.wins DESC, p.user_id ASC"
         else:
             where = f" AND s.games >= {WINRATE_MIN_GAMES}"
@@ -813,22 +811,45 @@ class Store:
         async with self._read() as db:
             total = int((await db.one(f"SELECT COUNT(*) {base}{where}", (guild_id,)))[0])
             rows = await db.fetchall(
-                "SELECT p.user_id, p.chips, COALESCE(s.games, 0), COALESCE(s.wins, 0) "
+                "SELECT p.user_id, p.chips, COALESCE(s.games, 0), COALESCE(s.wins, 0), "
+                "COALESCE(s.chips_won - s.chips_lost, 0) "
                 f"{base}{where} ORDER BY {order} LIMIT ? OFFSET ?",
                 (guild_id, PAGE_SIZE, offset),
             )
-        entries = tuple(
-            LeaderboardEntry(
-                rank=offset + i + 1,
-                user_id=int(r[0]),
-                chips=int(r[1]),
-                games=int(r[2]),
-                wins=int(r[3]),
-            )
-            for i, r in enumerate(rows)
+        return _leaderboard_page(key, "server", page, total, offset, rows)
+
+    async def global_leaderboard(self, by: str = "chips", page: int = 1) -> LeaderboardPage:
+        """Players of every server, ranked by the database, 10 a page.
+
+        Chips belong to a server, so "chips" ranks the net chips won in games (won minus lost,
+        summed over the servers); "wins" ranks wins; "winrate" wins per game for players with
+        10+ games. Only players who finished a game are listed. Ties: by user id.
+        """
+        key = _leaderboard_key(by)
+        _check_int("page", page, minimum=1)
+        if key == "chips":
+            where, order = "games > 0", "net DESC, user_id ASC"
+        elif key == "wins":
+            where, order = "games > 0", "wins DESC, user_id ASC"
+        else:
+            where = f"games >= {WINRATE_MIN_GAMES}"
+            order = "wins * 1.0 / games DESC, wins DESC, user_id ASC"
+        ranked = (
+            "WITH totals AS (SELECT user_id, SUM(games) AS games, SUM(wins) AS wins, "
+            "SUM(chips_won) - SUM(chips_lost) AS net FROM player_stats GROUP BY user_id), "
+            "held AS (SELECT user_id, SUM(chips) AS chips FROM players GROUP BY user_id) "
         )
-        pages = max(1, math.ceil(total / PAGE_SIZE))
-        return LeaderboardPage(by=by, page=page, pages=pages, total=total, entries=entries)
+        offset = (page - 1) * PAGE_SIZE
+        async with self._read() as db:
+            total = int((await db.one(f"{ranked}SELECT COUNT(*) FROM totals WHERE {where}", ()))[0])
+            rows = await db.fetchall(
+                f"{ranked}SELECT t.user_id, COALESCE(h.chips, 0) AS chips, t.games, t.wins, "
+                "t.net FROM (SELECT * FROM totals WHERE "
+                f"{where}) AS t LEFT JOIN held h ON h.user_id = t.user_id "
+                f"ORDER BY {order.replace('user_id', 't.user_id')} LIMIT ? OFFSET ?",
+                (PAGE_SIZE, offset),
+            )
+        return _leaderboard_page(key, "global", page, total, offset, rows)
 
     # ------------------------------------------------------------------ bot meta
 
@@ -925,6 +946,37 @@ LANGUAGES = ("auto", "en", "vi")
 def _guild_settings(guild_id: int, row: Any) -> GuildSettings:
     images = None if row[5] is None else bool(row[5])
     return GuildSettings(guild_id, row[0], row[1], row[2], row[3], row[4], images)
+
+
+def _leaderboard_key(by: str) -> LeaderboardKey:
+    if by not in LEADERBOARD_KEYS:
+        raise InvalidInput(
+            f"Unknown leaderboard {by!r}: choose one of {', '.join(LEADERBOARD_KEYS)}."
+        )
+    return by
+
+
+def _leaderboard_page(
+    by: LeaderboardKey,
+    scope: LeaderboardScope,
+    page: int,
+    total: int,
+    offset: int,
+    rows: Sequence[Row],
+) -> LeaderboardPage:
+    entries = tuple(
+        LeaderboardEntry(
+            rank=offset + i + 1,
+            user_id=int(r[0]),
+            chips=int(r[1]),
+            games=int(r[2]),
+            wins=int(r[3]),
+            net_chips=int(r[4]),
+        )
+        for i, r in enumerate(rows)
+    )
+    pages = max(1, math.ceil(total / PAGE_SIZE))
+    return LeaderboardPage(by=by, page=page, pages=pages, total=total, entries=entries, scope=scope)
 
 
 def _check_results(results: Sequence[SeatResult], seat_count: int) -> list[SeatResult]:

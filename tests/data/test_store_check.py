@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from store_helpers import GUILD, check, script, sql, start
 
-from data import SeatResult, Store, Transfer
+from data import ChipTransfer, SeatResult, Store
 from data.check import main
 from data.db import DatabaseURL
 
@@ -25,7 +25,7 @@ async def populated(db_url: str | Path) -> None:
         game = await start(store, (1, 2, 3))
         await store.settle_game(
             game.id,
-            [Transfer(2, 0, 20, "place"), Transfer(1, 0, 5, "chop")],
+            [ChipTransfer(2, 0, 20, "place"), ChipTransfer(1, 0, 5, "chop")],
             [SeatResult(0, 1), SeatResult(1, 2), SeatResult(2, 3)],
         )
         await start(store, (1, 2))
@@ -147,7 +147,7 @@ def test_cli_reports_faults(db_path: Path, name: str) -> None:
 WORKER = textwrap.dedent(
     """
     import asyncio, sys
-    from data import Seat, SeatResult, Store, Transfer
+    from data import Seat, SeatResult, Store, ChipTransfer
 
     async def main(path):
         store = await Store.open(path)
@@ -160,7 +160,7 @@ WORKER = textwrap.dedent(
                 await store.save_game(game.id, '{"v": %d}' % v, v)
             def compute(bal, n=n):
                 a, b = n % 4, (n + 1) % 4
-                return [Transfer(a, b, min(bal[a], 3), "place")]
+                return [ChipTransfer(a, b, min(bal[a], 3), "place")]
             await store.settle_game(game.id, compute, [SeatResult(i, i + 1) for i in range(4)])
             n += 1
             if n == 20:

@@ -10,13 +10,13 @@ from typing import Any
 
 from store_helpers import GUILD, T0, check, sql, start
 
-from data import AlreadyClaimed, SeatResult, Settled, Store, Transfer
+from data import AlreadyClaimed, ChipTransfer, SeatResult, Settled, Store
 
 PLAYERS = (1, 2, 3, 4, 5)
 
 
 def capped(owed: list[tuple[int, int, int]]):  # type: ignore[no-untyped-def]
-    def compute(balances: dict[int, int | None]) -> list[Transfer]:
+    def compute(balances: dict[int, int | None]) -> list[ChipTransfer]:
         left = dict(balances)
         out = []
         for payer, payee, amount in owed:
@@ -24,7 +24,7 @@ def capped(owed: list[tuple[int, int, int]]):  # type: ignore[no-untyped-def]
             assert held is not None
             paid = min(amount, held)
             left[payer] = held - paid
-            out.append(Transfer(payer, payee, paid, "place"))
+            out.append(ChipTransfer(payer, payee, paid, "place"))
         return out
 
     return compute
@@ -92,7 +92,7 @@ async def test_two_stores_on_one_file_settle_once(db_url: str) -> None:
     try:
         game = await start(a, (1, 2))
         results = [SeatResult(0, 1), SeatResult(1, 2)]
-        transfers = [Transfer(1, 0, 10, "place")]
+        transfers = [ChipTransfer(1, 0, 10, "place")]
         outs = await asyncio.gather(
             *(s.settle_game(game.id, transfers, results) for s in (a, b, a, b))
         )

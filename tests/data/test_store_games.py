@@ -6,13 +6,13 @@ import pytest
 from store_helpers import CHANNEL, GUILD, check, humans, snapshot, sql, start
 
 from data import (
+    ChipTransfer,
     InsufficientChips,
     InvalidInput,
     Seat,
     SeatResult,
     StaleVersion,
     Store,
-    Transfer,
     UnknownGame,
     WrongStatus,
 )
@@ -79,9 +79,9 @@ async def test_cancel_moves_nothing(store: Store, db_url: str) -> None:
     assert check(db_url).ok
 
 
-def four_player_places() -> tuple[list[Transfer], list[SeatResult]]:
+def four_player_places() -> tuple[list[ChipTransfer], list[SeatResult]]:
     # places: seat 2 first, seat 0 second, seat 3 third, seat 1 last; stake 10
-    transfers = [Transfer(1, 2, 20, "place"), Transfer(3, 0, 10, "place")]
+    transfers = [ChipTransfer(1, 2, 20, "place"), ChipTransfer(3, 0, 10, "place")]
     results = [SeatResult(2, 1, 1), SeatResult(0, 2), SeatResult(3, 3), SeatResult(1, 4, 2)]
     return transfers, results
 
@@ -97,7 +97,7 @@ async def test_settle_books_everything_once(store: Store, db_url: str) -> None:
     assert not second.first_call
     assert second == first
     # even with different arguments, nothing more is booked
-    assert await store.settle_game(game.id, [Transfer(0, 1, 500, "place")], results) == first
+    assert await store.settle_game(game.id, [ChipTransfer(0, 1, 500, "place")], results) == first
     chips = {u: await store.get_chips(GUILD, u) for u in (101, 102, 103, 104)}
     assert chips == {101: 1010, 102: 980, 103: 1020, 104: 990}
     g = await store.get_game(game.id)
@@ -144,10 +144,10 @@ async def test_settle_with_computer_players(store: Store, db_url: str) -> None:
     game = await start(store, (101, 102), bots=2)
     results = [SeatResult(0, 1), SeatResult(2, 2), SeatResult(3, 3), SeatResult(1, 4)]
     with pytest.raises(InvalidInput, match="Computer players hold no chips"):
-        await store.settle_game(game.id, [Transfer(2, 0, 5, "place")], results)
+        await store.settle_game(game.id, [ChipTransfer(2, 0, 5, "place")], results)
     # owed to or by a computer player, but paid 0: allowed, books nothing
     settled = await store.settle_game(
-        game.id, [Transfer(1, 0, 20, "place"), Transfer(3, 2, 0, "place")], results
+        game.id, [ChipTransfer(1, 0, 20, "place"), ChipTransfer(3, 2, 0, "place")], results
     )
     assert settled.chip_changes == {101: 20, 102: -20}
     assert [r.user_id for r in settled.results] == [101, 102, None, None]
@@ -159,12 +159,12 @@ async def test_settle_with_balances_read_in_the_transaction(store: Store) -> Non
     await store.adjust_chips(GUILD, 102, -990, "admin")
     seen: list[dict[int, int | None]] = []
 
-    def compute(balances: dict[int, int | None]) -> list[Transfer]:
+    def compute(balances: dict[int, int | None]) -> list[ChipTransfer]:
         seen.append(dict(balances))
         owed = 30
         held = balances[1]
         assert held is not None
-        return [Transfer(1, 0, min(owed, held), "loser_pays")]
+        return [ChipTransfer(1, 0, min(owed, held), "loser_pays")]
 
     results = [SeatResult(0, 1), SeatResult(2, 2), SeatResult(1, 3)]
     settled = await store.settle_game(game.id, compute, results)
@@ -176,11 +176,11 @@ async def test_settle_with_balances_read_in_the_transaction(store: Store) -> Non
 async def test_settle_bad_input_writes_nothing(store: Store, db_url: str) -> None:
     game = await start(store, (101, 102, 103))
     ok = [SeatResult(0, 1), SeatResult(1, 2), SeatResult(2, 3)]
-    cases: list[tuple[list[Transfer], list[SeatResult], str]] = [
-        ([Transfer(5, 0, 1, "place")], ok, "Seat 5 .payer. is not seated"),
-        ([Transfer(0, 0, 1, "place")], ok, "cannot pay itself"),
-        ([Transfer(1, 0, -1, "place")], ok, "paid must be at least 0"),
-        ([Transfer(1, 0, 1, "")], ok, "needs a reason"),
+    cases: list[tuple[list[ChipTransfer], list[SeatResult], str]] = [
+        ([ChipTransfer(5, 0, 1, "place")], ok, "Seat 5 .payer. is not seated"),
+        ([ChipTransfer(0, 0, 1, "place")], ok, "cannot pay itself"),
+        ([ChipTransfer(1, 0, -1, "place")], ok, "paid must be at least 0"),
+        ([ChipTransfer(1, 0, 1, "")], ok, "needs a reason"),
         ([], ok[:2], "missing seats \\[2\\]"),
         ([], [*ok[:2], SeatResult(2, 2)], "Place 2"),
         ([], [*ok, SeatResult(7, 4)], "Seat 7 is not seated"),
@@ -192,7 +192,7 @@ async def test_settle_bad_input_writes_nothing(store: Store, db_url: str) -> Non
     # a payer who cannot cover it: the whole settlement rolls back
     with pytest.raises(InsufficientChips):
         await store.settle_game(
-            game.id, [Transfer(2, 0, 5, "place"), Transfer(1, 0, 5000, "place")], ok
+            game.id, [ChipTransfer(2, 0, 5, "place"), ChipTransfer(1, 0, 5000, "place")], ok
         )
     with pytest.raises(UnknownGame):
         await store.settle_game(999, [], ok)
@@ -202,7 +202,7 @@ async def test_settle_bad_input_writes_nothing(store: Store, db_url: str) -> Non
     )
     assert (await store.stats(GUILD, 101)).games == 0
     assert check(db_url).ok
-    assert (await store.settle_game(game.id, [Transfer(2, 0, 5, "place")], ok)).first_call
+    assert (await store.settle_game(game.id, [ChipTransfer(2, 0, 5, "place")], ok)).first_call
 
 
 @pytest.mark.parametrize(
