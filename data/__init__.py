@@ -26,6 +26,7 @@ from data.models import (
     Seat,
     SeatResult,
     Settled,
+    Shards,
     TableRecord,
     TransferLike,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "Seat",
     "SeatResult",
     "Settled",
+    "Shards",
     "StaleVersion",
     "Store",
     "StoreError",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -99,6 +99,35 @@ class GameRecord:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The shards a bot process runs: `ids` out of `count` (Discord's sharding)."""
+
+    ids: frozenset[int]
+    count: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.count, int) or isinstance(self.count, bool) or self.count < 1:
+            raise InvalidInput(f"The shard count must be at least 1, not {self.count!r}.")
+        if not self.ids:
+            raise InvalidInput("A process runs at least one shard.")
+        bad = sorted(i for i in self.ids if not 0 <= i < self.count)
+        if bad:
+            raise InvalidInput(f"Shard ids {bad} are outside 0..{self.count - 1}.")
+
+    @classmethod
+    def of(cls, ids: Iterable[int], count: int) -> Shards:
+        return cls(frozenset(ids), count)
+
+    @staticmethod
+    def shard_of(guild_id: int, count: int) -> int:
+        """The shard that carries a guild's events: (guild_id >> 22) % count."""
+        return (guild_id >> 22) % count
+
+    def owns(self, guild_id: int) -> bool:
+        return self.shard_of(guild_id, self.count) in self.ids
 
 
 class TransferLike(Protocol):

@@ -57,6 +57,7 @@ from data.models import (
     SeatLike,
     SeatResult,
     Settled,
+    Shards,
     TableRecord,
     TableStatus,
     TransferLike,
@@ -406,9 +407,13 @@ class Store:
             )
         return None if row is None else _table(row)
 
-    async def list_open_tables(self) -> list[TableRecord]:
+    async def list_open_tables(self, shards: Shards | None = None) -> list[TableRecord]:
+        """Open tables, oldest first; with `shards`, only those of servers on these shards."""
+        where, params = _shard_filter(shards)
         async with self._read() as db:
-            rows = await db.fetchall("SELECT * FROM tables WHERE status = 'open' ORDER BY id", ())
+            rows = await db.fetchall(
+                f"SELECT * FROM tables WHERE status = 'open'{where} ORDER BY id", params
+            )
         return [_table(r) for r in rows]
 
     async def update_table(
@@ -596,11 +601,14 @@ class Store:
                 raise StaleVersion("Game", game_id, expected_version, int(row[0]))
         return expected_version + 1
 
-    async def load_unfinished_games(self) -> list[GameRecord]:
-        """Every game still in play (for restart), oldest first."""
+    async def load_unfinished_games(self, shards: Shards | None = None) -> list[GameRecord]:
+        """Every game still in play (for restart), oldest first; with `shards`, only those of
+        servers on these shards (a process resumes only the games it owns)."""
+        where, params = _shard_filter(shards)
         async with self._read() as db:
             rows = await db.fetchall(
-                "SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id", ()
+                f"SELECT * FROM games WHERE status IN ('lobby', 'playing'){where} ORDER BY id",
+                params,
             )
         return [_game(r) for r in rows]
 
@@ -946,6 +954,16 @@ LANGUAGES = ("auto", "en", "vi")
 def _guild_settings(guild_id: int, row: Any) -> GuildSettings:
     images = None if row[5] is None else bool(row[5])
     return GuildSettings(guild_id, row[0], row[1], row[2], row[3], row[4], images)
+
+
+def _shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
+    """SQL (and its parameters) keeping rows whose guild is on one of `shards`."""
+    if shards is None:
+        return "", ()
+    ids = sorted(shards.ids)
+    marks = ", ".join("?" for _ in ids)
+    # Discord's rule: a guild's shard is (guild_id >> 22) % shard_count
+    return f" AND ((guild_id / {1 << 22}) % ?) IN ({marks})", (shards.count, *ids)
 
 
 def _leaderboard_key(by: str) -> LeaderboardKey:

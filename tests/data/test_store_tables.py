@@ -9,6 +9,7 @@ from store_helpers import CHANNEL, GUILD, T0, humans, start
 from data import (
     InvalidInput,
     Seat,
+    Shards,
     StaleVersion,
     Store,
     TableExists,
@@ -122,3 +123,36 @@ async def test_closing_a_table_cancels_its_game(store: Store) -> None:
         await store.start_game(GUILD, CHANNEL, 101, RULES, 10, humans(101, 102), "{}", table_id=tid)
     other = await start(store, (201, 202), channel=CHANNEL + 5)
     assert [g.id for g in await store.load_unfinished_games()] == [other.id]
+
+
+async def test_open_tables_and_games_of_some_shards(store: Store) -> None:
+    # real-looking snowflakes: guild k << 22 lives on shard k % count
+    guilds = {k: (k << 22) + 12345 for k in range(6)}
+    for k, guild in guilds.items():
+        await store.create_table(guild, 500 + k, 1, "{}", 0, 30, [])
+        await store.start_game(guild, 500 + k, 1, "{}", 0, humans(1, 2), "{}")
+    two = Shards.of([1], 2)
+    assert [t.guild_id for t in await store.list_open_tables(two)] == [
+        guilds[1],
+        guilds[3],
+        guilds[5],
+    ]
+    three = Shards.of([0, 2], 3)
+    assert [g.guild_id for g in await store.load_unfinished_games(three)] == [
+        guilds[0],
+        guilds[2],
+        guilds[3],
+        guilds[5],
+    ]
+    assert all(three.owns(g.guild_id) for g in await store.load_unfinished_games(three))
+    assert len(await store.list_open_tables()) == 6
+    assert len(await store.load_unfinished_games(Shards.of([0], 1))) == 6
+    big = 1_300_000_000_000_000_000  # a 2025 snowflake: still exact in both databases
+    await store.create_table(big, 600, 1, "{}", 0, 30, [])
+    assert Shards.shard_of(big, 16) == 0  # like guild 0's
+    on_zero = await store.list_open_tables(Shards.of([0], 16))
+    assert [t.guild_id for t in on_zero] == [guilds[0], big]
+    with pytest.raises(InvalidInput, match=r"outside 0\.\.1"):
+        Shards.of([2], 2)
+    with pytest.raises(InvalidInput, match="at least one shard"):
+        Shards.of([], 2)
