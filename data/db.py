@@ -24,7 +24,7 @@ import asyncio
 import re
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -353,13 +353,15 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Conn]:
-        async with self._pool.acquire() as con:
-            yield PostgresConn(con)
+        with _unavailable(self.url):
+            async with self._pool.acquire() as con:
+                yield PostgresConn(con)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Conn]:
-        async with self._pool.acquire() as con, con.transaction():
-            yield PostgresConn(con)
+        with _unavailable(self.url):
+            async with self._pool.acquire() as con, con.transaction():
+                yield PostgresConn(con)
 
     async def close(self) -> None:
         await self._pool.close()
@@ -397,6 +399,25 @@ class PostgresDatabase(Database):
                     raise MigrationError(f"Migration {name} failed: {exc}") from exc
         current = await self.schema_version()
         self._refuse_newer(current, len(available))
+
+
+@contextmanager
+def _unavailable(url: DatabaseURL) -> Iterator[None]:
+    """A lost or refused connection becomes DatabaseUnavailable (a StoreError, which callers
+    report as a short message); the pool replaces the broken connection for the next call."""
+    try:
+        yield
+    except (
+        OSError,
+        asyncpg.PostgresConnectionError,
+        asyncpg.CannotConnectNowError,
+        asyncpg.ConnectionDoesNotExistError,
+        asyncpg.AdminShutdownError,
+    ) as exc:
+        raise DatabaseUnavailable(
+            f"The database at {url.redacted()} is unavailable ({type(exc).__name__}); "
+            "try again in a moment."
+        ) from exc
 
 
 async def _pg_version(conn: Conn) -> int:
