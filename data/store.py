@@ -36,6 +36,7 @@ from data.errors import (
     AlreadyClaimed,
     InsufficientChips,
     InvalidInput,
+    NotOwned,
     StaleVersion,
     TableExists,
     UnknownGame,
@@ -149,8 +150,11 @@ class Store:
         starting_chips: int,
         daily_chips: int,
         clock: Clock,
+        shards: Shards | None = None,
     ) -> None:
         self._db = db
+        #: the shards this process runs; None: all (one process)
+        self.shards = shards
         self.starting_chips = starting_chips
         self.daily_chips = daily_chips
         self._clock = clock
@@ -170,6 +174,7 @@ class Store:
         migrate_to: int | None = None,
         busy_timeout_ms: int = 10_000,
         pool_size: int = 10,
+        shards: Shards | None = None,
     ) -> Store:
         """Open the database at `url` and bring its schema up to date.
 
@@ -177,14 +182,18 @@ class Store:
         ``postgresql://user:password@host:port/database`` (an existing database; its tables
         are created). `pool_size` caps PostgreSQL's connections; `busy_timeout_ms` is how long
         SQLite waits for another process's write. `migrate_to` stops at an older schema
-        version; only tests use it.
+        version; only tests use it. `shards` (the shards this process runs) makes the store
+        refuse to change the tables and games of servers on other shards (NotOwned): several
+        processes share one database, and each acts only on its own servers.
         """
         _check_int("starting_chips", starting_chips, minimum=0)
         _check_int("daily_chips", daily_chips, minimum=0)
         db = await open_database(
             url, pool_size=pool_size, busy_timeout_ms=busy_timeout_ms, migrate_to=migrate_to
         )
-        return cls(db, starting_chips=starting_chips, daily_chips=daily_chips, clock=clock)
+        return cls(
+            db, starting_chips=starting_chips, daily_chips=daily_chips, clock=clock, shards=shards
+        )
 
     @property
     def url(self) -> DatabaseURL:
@@ -226,6 +235,10 @@ class Store:
     def _fault(self, point: str) -> None:
         if self.fault_hook is not None:
             self.fault_hook(point)
+
+    def _own(self, guild_id: int, what: str) -> None:
+        if self.shards is not None and not self.shards.owns(guild_id):
+            raise NotOwned(what, guild_id, self.shards)
 
     def _now(self, now: datetime | None) -> str:
         return _iso(now if now is not None else self._clock())
@@ -364,6 +377,7 @@ class Store:
         _check_int("stake", stake, minimum=0)
         _check_int("turn_seconds", turn_seconds, minimum=1)
         _, seats_text = _seats_json(seats)
+        self._own(guild_id, "A table")
         stamp = self._now(now)
         async with self._write() as db:
             # The partial unique index (one open table per channel) decides a race between
@@ -408,8 +422,9 @@ class Store:
         return None if row is None else _table(row)
 
     async def list_open_tables(self, shards: Shards | None = None) -> list[TableRecord]:
-        """Open tables, oldest first; with `shards`, only those of servers on these shards."""
-        where, params = _shard_filter(shards)
+        """Open tables, oldest first; only those of servers on `shards` (default: the store's
+        own shards, if it was opened with some)."""
+        where, params = _shard_filter(shards or self.shards)
         async with self._read() as db:
             rows = await db.fetchall(
                 f"SELECT * FROM tables WHERE status = 'open'{where} ORDER BY id", params
@@ -460,18 +475,20 @@ class Store:
             values.append(value)
         stamp = self._now(now)
         assignments = "".join(f"{c} = ?, " for c in columns)
+        owned, owned_params = _shard_filter(self.shards)
         async with self._write() as db:
             changed = await db.execute(
                 f"UPDATE tables SET {assignments}version = version + 1, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'open'",
-                (*values, stamp, table_id, expected_version),
+                f"WHERE id = ? AND version = ? AND status = 'open'{owned}",
+                (*values, stamp, table_id, expected_version, *owned_params),
             )
             if changed != 1:
                 row = await db.fetchone(
-                    "SELECT version, status FROM tables WHERE id = ?", (table_id,)
+                    "SELECT version, status, guild_id FROM tables WHERE id = ?", (table_id,)
                 )
                 if row is None:
                     raise UnknownTable(table_id)
+                self._own(int(row[2]), f"Table {table_id}")
                 if row[1] != "open":
                     raise WrongStatus(f"Table {table_id} is closed.")
                 raise StaleVersion("Table", table_id, expected_version, int(row[0]))
@@ -483,6 +500,12 @@ class Store:
         """Close a table (idempotent). Its unfinished current game is cancelled: no chips move."""
         stamp = self._now(now)
         async with self._write() as db:
+            found = await db.fetchone(
+                "SELECT guild_id FROM tables WHERE id = ?" + db.for_update, (table_id,)
+            )
+            if found is None:
+                raise UnknownTable(table_id)
+            self._own(int(found[0]), f"Table {table_id}")
             closed = await db.execute(
                 "UPDATE tables SET status = 'closed', version = version + 1, updated_at = ? "
                 "WHERE id = ? AND status = 'open'",
@@ -533,6 +556,7 @@ class Store:
         humans = [s.user_id for s in coerced if s.user_id is not None]
         if len(set(humans)) != len(humans):
             raise InvalidInput("A person cannot take two seats in one game.")
+        self._own(guild_id, "A game")
         stamp = self._now(now)
         async with self._write() as db:
             if table_id is not None:
@@ -582,18 +606,20 @@ class Store:
             raise InvalidInput("state_json must be text.")
         stamp = self._now(now)
         # One statement, so no explicit transaction: it commits (durably) on its own.
+        owned, owned_params = _shard_filter(self.shards)
         async with self._read() as db:
             changed = await db.execute(
                 "UPDATE games SET state_json = ?, version = version + 1, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'playing'",
-                (state_json, stamp, game_id, expected_version),
+                f"WHERE id = ? AND version = ? AND status = 'playing'{owned}",
+                (state_json, stamp, game_id, expected_version, *owned_params),
             )
             if changed != 1:
                 row = await db.fetchone(
-                    "SELECT version, status FROM games WHERE id = ?", (game_id,)
+                    "SELECT version, status, guild_id FROM games WHERE id = ?", (game_id,)
                 )
                 if row is None:
                     raise UnknownGame(game_id)
+                self._own(int(row[2]), f"Game {game_id}")
                 if row[1] != "playing":
                     raise WrongStatus(
                         f"Game {game_id} is {row[1]}; its state can no longer change."
@@ -602,9 +628,9 @@ class Store:
         return expected_version + 1
 
     async def load_unfinished_games(self, shards: Shards | None = None) -> list[GameRecord]:
-        """Every game still in play (for restart), oldest first; with `shards`, only those of
-        servers on these shards (a process resumes only the games it owns)."""
-        where, params = _shard_filter(shards)
+        """Every game still in play (for restart), oldest first; only those of servers on
+        `shards` (default: the store's own shards, if any): a process resumes only its own."""
+        where, params = _shard_filter(shards or self.shards)
         async with self._read() as db:
             rows = await db.fetchall(
                 f"SELECT * FROM games WHERE status IN ('lobby', 'playing'){where} ORDER BY id",
@@ -617,10 +643,11 @@ class Store:
         stamp = self._now(now)
         async with self._write() as db:
             row = await db.fetchone(
-                "SELECT status FROM games WHERE id = ?" + db.for_update, (game_id,)
+                "SELECT status, guild_id FROM games WHERE id = ?" + db.for_update, (game_id,)
             )
             if row is None:
                 raise UnknownGame(game_id)
+            self._own(int(row[1]), f"Game {game_id}")
             if row[0] == "finished":
                 raise WrongStatus(f"Game {game_id} is already settled; it cannot be cancelled.")
             if row[0] != "cancelled":
@@ -660,6 +687,7 @@ class Store:
             if grow is None:
                 raise UnknownGame(game_id)
             game = _game(grow)
+            self._own(game.guild_id, f"Game {game_id}")
             if game.status == "finished":
                 return Settled(game_id, await _result_rows(db, game_id), first_call=False)
             if game.status != "playing":

@@ -8,7 +8,9 @@ from store_helpers import CHANNEL, GUILD, T0, humans, start
 
 from data import (
     InvalidInput,
+    NotOwned,
     Seat,
+    SeatResult,
     Shards,
     StaleVersion,
     Store,
@@ -156,3 +158,48 @@ async def test_open_tables_and_games_of_some_shards(store: Store) -> None:
         Shards.of([2], 2)
     with pytest.raises(InvalidInput, match="at least one shard"):
         Shards.of([], 2)
+
+
+async def test_a_sharded_store_touches_only_its_own_servers(db_url: str) -> None:
+    mine, theirs = (0 << 22) + 77, (1 << 22) + 77  # shards 0 and 1 of 2
+    a = await Store.open(db_url, shards=Shards.of([0], 2))
+    b = await Store.open(db_url, shards=Shards.of([1], 2))
+    try:
+        table = await b.create_table(theirs, 700, 1, RULES, 5, 30, humans(1, 2))
+        game = await b.start_game(theirs, 700, 1, RULES, 5, humans(1, 2), "{}", table_id=table)
+        await a.create_table(mine, 701, 1, RULES, 5, 30, [])
+        with pytest.raises(NotOwned, match=r"shard 1 of 2; this process runs shards \[0\]"):
+            await a.create_table(theirs, 702, 1, RULES, 5, 30, [])
+        with pytest.raises(NotOwned):
+            await a.start_game(theirs, 700, 1, RULES, 5, humans(1, 2), "{}")
+        with pytest.raises(NotOwned, match=f"Table {table} belongs to server {theirs}"):
+            await a.update_table(table, 1, stake=50)
+        with pytest.raises(NotOwned):
+            await a.close_table(table)
+        with pytest.raises(NotOwned, match=f"Game {game.id}"):
+            await a.save_game(game.id, '{"x": 1}', 1)
+        with pytest.raises(NotOwned):
+            await a.settle_game(game.id, [], [SeatResult(0, 1), SeatResult(1, 2)])
+        with pytest.raises(NotOwned):
+            await a.cancel_game(game.id)
+        # untouched, and still the owner's to change; reads are open to all
+        assert (await a.get_table(table)).version == 1
+        assert (await a.get_game(game.id)).version == 1
+        assert await b.update_table(table, 1, stake=50) == 2
+        assert await b.save_game(game.id, '{"x": 1}', 1) == 2
+        # each process resumes only its own
+        assert [t.guild_id for t in await a.list_open_tables()] == [mine]
+        assert [t.guild_id for t in await b.list_open_tables()] == [theirs]
+        assert await a.load_unfinished_games() == []
+        assert [g.id for g in await b.load_unfinished_games()] == [game.id]
+        # chips are not a table: a player's daily claim works from any process
+        assert (await a.claim_daily(theirs, 5)).granted == 200
+    finally:
+        await a.close()
+        await b.close()
+    unsharded = await Store.open(db_url)
+    try:
+        assert len(await unsharded.list_open_tables()) == 2
+        await unsharded.close_table(table)
+    finally:
+        await unsharded.close()
