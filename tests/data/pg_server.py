@@ -14,6 +14,7 @@ Run it by hand to get a server for a benchmark or the migration tool::
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import os
 import pwd
@@ -137,11 +138,13 @@ class TempPostgres:
                 "-w", "-t", "60", "-o", options, "start",
             )  # fmt: skip
             if started.returncode == 0:
+                atexit.register(self.stop)  # even if the caller forgets
                 return
             last = started.stderr.strip() or started.stdout.strip()
         raise RuntimeError(f"pg_ctl start failed: {last}")
 
     def stop(self) -> None:
+        atexit.unregister(self.stop)
         if self.data.exists():
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.root, ignore_errors=True)
