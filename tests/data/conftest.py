@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from pg_server import NOT_INSTALLED, TempPostgres, find_bindir
 
 from data import Store
+from tests.data.pg_server import NOT_INSTALLED, TempPostgres, find_bindir
 
 
 @pytest.fixture(scope="session")

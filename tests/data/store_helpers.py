@@ -6,11 +6,10 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from pg_server import run_sync
-
 from data import GameRecord, Seat, Store
 from data.audit import Report, check_url
 from data.db import open_database
+from tests.data.pg_server import run_sync
 
 GUILD = 1
 CHANNEL = 10

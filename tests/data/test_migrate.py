@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from store_helpers import GUILD, TABLES, check, humans, snapshot, sql, start
 
 from data import ChipTransfer, SeatResult, Store
 from data.migrate import TABLES as COPIED
 from data.migrate import main as migrate_main
+from tests.data.store_helpers import GUILD, TABLES, check, humans, snapshot, sql, start
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -10,11 +10,11 @@ import time
 from pathlib import Path
 
 import pytest
-from store_helpers import GUILD, check, script, sql, start
 
 from data import ChipTransfer, SeatResult, Store
 from data.check import main
 from data.db import DatabaseURL
+from tests.data.store_helpers import GUILD, check, script, sql, start
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -8,9 +8,8 @@ from collections.abc import Coroutine
 from datetime import timedelta
 from typing import Any
 
-from store_helpers import GUILD, T0, check, sql, start
-
 from data import AlreadyClaimed, ChipTransfer, SeatResult, Settled, Store
+from tests.data.store_helpers import GUILD, T0, check, sql, start
 
 PLAYERS = (1, 2, 3, 4, 5)
 

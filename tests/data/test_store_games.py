@@ -3,7 +3,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from store_helpers import CHANNEL, GUILD, check, humans, snapshot, sql, start
 
 from data import (
     ChipTransfer,
@@ -16,6 +15,7 @@ from data import (
     UnknownGame,
     WrongStatus,
 )
+from tests.data.store_helpers import CHANNEL, GUILD, check, humans, snapshot, sql, start
 
 RULES = "{}"
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from store_helpers import sql
 
 from data import MigrationError, Store
 from data.db import DIALECTS, DatabaseURL
 from data.store import migrations
+from tests.data.store_helpers import sql
 
 
 def has_relation(url: str, name: str) -> bool:

@@ -3,9 +3,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from store_helpers import GUILD, T0, check, sql
 
 from data import AlreadyClaimed, InsufficientChips, InvalidInput, Store
+from tests.data.store_helpers import GUILD, T0, check, sql
 
 
 async def test_new_player_gets_starting_chips_as_a_grant(store: Store, db_url: str) -> None:

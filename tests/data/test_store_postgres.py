@@ -6,10 +6,10 @@ import asyncio
 from collections.abc import Iterator
 
 import pytest
-from pg_server import TempPostgres
-from store_helpers import GUILD, sql
 
 from data import DatabaseUnavailable, Store
+from tests.data.pg_server import TempPostgres
+from tests.data.store_helpers import GUILD, sql
 
 
 @pytest.fixture

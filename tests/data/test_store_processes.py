@@ -12,9 +12,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from store_helpers import GUILD, T0, check, humans, sql
-
 from data import Store
+from tests.data.store_helpers import GUILD, T0, check, humans, sql
 
 REPO = Path(__file__).resolve().parents[2]
 PLAYERS = (1, 2, 3, 4, 5, 6)
