@@ -250,7 +250,3 @@ class GuildSettings:
     language: str | None = None  # "auto", "en" or "vi" (the table language)
     turn_reminder: int | None = None  # seconds into a turn before a reminder; 0 = off
     images: bool | None = None  # card pictures on the board and hands
-
-
-#: Old name, kept only until the store benchmark imports `ChipTransfer`; do not use.
-Transfer = ChipTransfer

@@ -34,7 +34,7 @@ async def populated(db_url: str | Path) -> None:
         await store.close()
 
 
-def run_cli(path: Path) -> subprocess.CompletedProcess[str]:
+def run_cli(path: Path | str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "data.check", str(path)],
         capture_output=True,
@@ -44,9 +44,9 @@ def run_cli(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-async def test_clean_database_passes(db_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    await populated(db_path)
-    assert main([str(db_path)]) == 0
+async def test_clean_database_passes(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    await populated(db_url)
+    assert main([db_url]) == 0
     out = capsys.readouterr().out
     assert "OK: no faults found" in out
     assert "4 players holding 4200 chips" in out
@@ -61,13 +61,24 @@ async def test_clean_store_passes_on_each_backend(db_url: str) -> None:
     assert report.facts[1] == "2 games: 1 finished, 1 playing"
 
 
-async def test_cli_exit_codes(db_path: Path, tmp_path: Path) -> None:
-    await populated(db_path)
-    assert run_cli(db_path).returncode == 0
-    missing = run_cli(tmp_path / "nope.sqlite3")
-    assert missing.returncode == 2
-    assert "No database" in missing.stderr
-    assert not (tmp_path / "nope.sqlite3").exists()
+async def test_cli_exit_codes(db_url: str, tmp_path: Path) -> None:
+    await populated(db_url)
+    assert run_cli(db_url).returncode == 0
+    if DatabaseURL.parse(db_url).dialect == "sqlite":
+        missing = run_cli(tmp_path / "nope.sqlite3")
+        assert missing.returncode == 2
+        assert "No database" in missing.stderr
+        assert not (tmp_path / "nope.sqlite3").exists()
+    else:
+        server = db_url.rsplit("@", 1)[1].rsplit("/", 1)[0]
+        missing = run_cli(f"postgresql://someone:hunter2@{server}/no_such_database")
+        assert missing.returncode == 2
+        assert "cannot check postgresql://someone:***@" in missing.stderr
+        assert "hunter2" not in missing.stderr
+    garbled = run_cli("mysql://root:hunter2@db/x")
+    assert garbled.returncode == 2
+    assert "Unknown database URL scheme" in garbled.stderr
+    assert "hunter2" not in garbled.stderr
 
 
 TAMPERS = {
@@ -136,10 +147,10 @@ async def test_tampered_database_fails(db_url: str, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["paid twice", "missing result"])
-def test_cli_reports_faults(db_path: Path, name: str) -> None:
-    asyncio.run(populated(db_path))
-    script(str(db_path), UNGUARD["sqlite"] + str(TAMPERS[name][0]))
-    result = run_cli(db_path)
+def test_cli_reports_faults(db_url: str, name: str) -> None:
+    asyncio.run(populated(db_url))
+    script(db_url, UNGUARD[DatabaseURL.parse(db_url).dialect] + str(TAMPERS[name][0]))
+    result = run_cli(db_url)
     assert result.returncode == 1
     assert "FAULT:" in result.stdout
 
