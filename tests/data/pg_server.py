@@ -84,7 +84,10 @@ class TempPostgres:
         """`durable` keeps PostgreSQL's fsync on (benchmarks); tests turn it off for speed."""
         self.bindir = bindir
         self.durable = durable
-        self.root = Path(tempfile.mkdtemp(prefix="tienlen-pg-"))
+        # Under root the server runs as another account, which must reach the directory:
+        # /tmp is world-traversable where a private TMPDIR may not be.
+        where = "/tmp" if os.geteuid() == 0 and os.path.isdir("/tmp") else None
+        self.root = Path(tempfile.mkdtemp(prefix="tienlen-pg-", dir=where))
         self.data = self.root / "data"
         self.port = 0
         self._account: pwd.struct_passwd | None = None
