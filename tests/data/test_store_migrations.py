@@ -5,7 +5,7 @@ import asyncio
 import pytest
 
 from data import MigrationError, Store
-from data.db import DIALECTS, DatabaseURL
+from data.db import DIALECTS, DatabaseURL, to_postgres
 from data.store import migrations
 from tests.data.store_helpers import sql
 
@@ -106,3 +106,8 @@ def test_database_urls() -> None:
     for bad in ("mysql://x/y", "sqlite://relative", "", "sqlite:///"):
         with pytest.raises(ValueError, match="URL"):
             DatabaseURL.parse(bad)
+
+
+def test_placeholders_for_postgresql() -> None:
+    assert to_postgres("SELECT 1") == "SELECT 1"
+    assert to_postgres("a = ? AND b IN (?, ?)") == "a = $1 AND b IN ($2, $3)"
