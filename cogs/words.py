@@ -210,6 +210,19 @@ def short_of_chips_message(table_id: int, chips: int, stake: int) -> str:
             f"stake of {stake}. Claim `/daily` there, or leave the table.")
 
 
+def board_lost_message(table_id: int, channel_id: int) -> str:
+    """The direct message to a host whose table closed because its board cannot be shown."""
+    return (f"Table #{table_id} in <#{channel_id}> is closed: I can no longer post or edit its "
+            "board there (a permission was removed, or the channel or the board was deleted). "
+            "No chips moved for an unfinished game; the channel is free for a new table.")
+
+
+def missing_permissions(names: Sequence[str]) -> str:
+    """The refusal of `/tienlen start` where the bot lacks channel permissions."""
+    return (f"I cannot run a table in this channel: I am missing {', '.join(names)}. "
+            "Ask a server manager to give me those permissions here, or use another channel.")
+
+
 def action_done(cards: Sequence[Card] | None, *, exchange: bool) -> str:
     """The note under a hand after a play, a pass or cards given back."""
     if cards is None:

@@ -40,6 +40,7 @@ class TablePhase(StrEnum):
 class CloseReason(StrEnum):
     EVERYONE_LEFT = "everyone left"
     CANCELLED = "cancelled"
+    BOARD_LOST = "the bot cannot show its board in this channel"
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,11 @@ from concurrent.futures import Executor
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from data import Store
 from engine import Card, ComboKind, Game, Level, Phase, ai, parse_cards
 
-from .live import LiveTable, TablePhase
+from .budget import RestBudget
+from .live import CloseReason, LiveTable, TableClosedResults, TablePhase
 
 log = logging.getLogger("cogs.tables")
 
@@ -24,10 +26,27 @@ BOARD_MAX_AGE = timedelta(minutes=50)
 MAX_TIMEOUTS = 2
 
 
+BOARD_RETRY_MAX = 30.0  # seconds between retries of a board that failed to show
+
+
+class BoardUnavailable(Exception):
+    """Raised by a publisher when the board cannot be shown in its channel at all (Discord
+    answered 403 or 404 for the channel: permission removed, channel deleted). The table is closed
+    without charging anyone and its host is told."""
+
+    def __init__(self, status: int, code: int) -> None:
+        super().__init__(f"board unavailable: HTTP {status}, code {code}")
+        self.status = status
+        self.code = code
+
+
 class Publisher(Protocol):
-    """What the Discord side provides: put the board of a table on screen."""
+    """What the Discord side provides: put the board of a table on screen, and tell a table's
+    host privately that the table closed because its board cannot be shown."""
 
     async def publish_board(self, live: LiveTable) -> None: ...
+
+    async def board_lost(self, live: LiveTable, error: BoardUnavailable) -> None: ...
 
 
 def _log_task(task: asyncio.Task[Any]) -> None:
@@ -47,7 +66,9 @@ def _level(live: LiveTable, seat: int) -> Level:
 class Scheduling:
     """Timers and computer players of the live tables (see the module docstring)."""
 
+    store: Store
     publisher: Publisher
+    rest: RestBudget
     ai_delay: float
     board_interval: float
     executor: Executor | None
@@ -68,6 +89,7 @@ class Scheduling:
                     tasks.append(task)
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+        self.rest.close()
 
     def _cancel_tasks(self, live: LiveTable) -> None:
         for name in ("clock_task", "ai_task", "chop_task"):
@@ -230,27 +252,68 @@ class Scheduling:
 
     # ----------------------------------------------------------------- board
     def request_board(self, live: LiveTable) -> None:
-        """Ask for a board refresh; edits are coalesced to at most one per second."""
+        """Ask for a board refresh; edits are coalesced to at most one per `board_interval` and
+        wait for a slot of the bot's REST budget."""
         if live.board_task is None or live.board_task.done():
             live.board_task = self._spawn(self._board_later(live), f"board-{live.id}")
 
+    def board_urgent(self, live: LiveTable) -> bool:
+        """A person is waiting for this board: in the lobby, after a game, or on their turn."""
+        game = live.game
+        if live.phase is not TablePhase.PLAYING or game is None or game.is_over:
+            return live.table.status == "open"
+        actor = game.actor
+        return actor is not None and not live.controlled_by_computer(actor)
+
     async def _board_later(self, live: LiveTable) -> None:
         loop = asyncio.get_running_loop()
-        # Loop: changes made while an edit is in flight (slow or retried requests) are not lost.
+        failures = 0
+        # Loop: changes made while an edit waits or is in flight are not lost, and a failed
+        # edit is retried (with growing pauses) until the board shows the latest change.
         while True:
             wait = live.last_board_edit + self.board_interval - loop.time()
             if wait > 0 and self.board_interval > 0:
                 await asyncio.sleep(wait)
             if live.board_rendered == live.changes:
                 return
+            await self.rest.acquire(live.table.channel_id, urgent=self.board_urgent(live))
+            if live.board_rendered == live.changes:  # an interaction answer showed it meanwhile
+                return
             live.last_board_edit = loop.time()
             live.board_rendered = live.changes
             try:
                 await self.publisher.publish_board(live)
-            except Exception:  # the next change retries; the game itself is safe in the store
-                log.exception("table %s: board update failed", live.id)
-                live.board_rendered = -1
+            except BoardUnavailable as error:
+                await self._board_lost(live, error)
                 return
+            except Exception as error:  # the game itself is safe in the store: try again
+                failures += 1
+                live.board_rendered = -1
+                pause = min(BOARD_RETRY_MAX, 2.0 ** failures)
+                log.warning("table %s: board update failed (%s); retrying in %.0f s",
+                            live.id, type(error).__name__, pause)
+                await asyncio.sleep(pause)
+            else:
+                failures = 0
+
+    async def _board_lost(self, live: LiveTable, error: BoardUnavailable) -> None:
+        """The board cannot be shown: close the table (an unfinished game moves no chips), free
+        the channel, tell the host."""
+        async with live.lock:
+            self._cancel_tasks(live)
+            if live.table.status == "open":
+                live.table = await self.store.close_table(live.id)
+                live.results = TableClosedResults(CloseReason.BOARD_LOST)
+                live.changes += 1
+            self.tables.pop(live.id, None)
+            live.board_rendered = live.changes  # nothing more to show there
+        log.warning("table %s closed: its board cannot be shown (HTTP %s, code %s)",
+                    live.id, error.status, error.code)
+        try:
+            await self.publisher.board_lost(live, error)
+        except Exception as failure:
+            log.warning("table %s: telling the host failed (%s)", live.id,
+                        type(failure).__name__)
 
     def mark_board_shown(self, live: LiveTable) -> None:
         """The board was just shown by an interaction response (type 7)."""

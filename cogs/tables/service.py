@@ -24,6 +24,7 @@ from engine import Card, Game, Level, Phase, Rules, TienLenError
 from engine.errors import NotYourTurn
 from engine.settle import bombs_played, settle
 
+from .budget import RestBudget
 from .errors import (
     ActionRefused,
     AlreadySeated,
@@ -82,9 +83,11 @@ class TableService(Scheduling):
         executor: Executor | None = None,
         wall_clock: Callable[[], float] = time.time,
         seed: int | None = None,
+        rest: RestBudget | None = None,
     ) -> None:
         self.store = store
         self.publisher = publisher
+        self.rest = rest if rest is not None else RestBudget()
         self.default_turn_seconds = default_turn_seconds
         self.ai_delay = ai_delay
         self.board_interval = board_interval

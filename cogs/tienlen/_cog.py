@@ -66,6 +66,32 @@ def parse_options(base: Rules, text: str | None) -> Rules:
         raise Refusal(f"Option {where}: {first.get('msg', 'bad value')}.") from None
 
 
+# What a table needs from the bot in its channel: (permission flag, the name Discord shows).
+# Attach Files and Use External Emojis: card pictures and card emoji on the board and hands.
+NEEDED_PERMISSIONS = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("read_message_history", "Read Message History"),
+    ("attach_files", "Attach Files"),
+    ("use_external_emojis", "Use External Emojis"),
+)
+
+
+def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    """The permissions the bot lacks in the interaction's channel (Send Messages in Threads
+    replaces Send Messages in a thread), as Discord names them."""
+    perms = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    missing = []
+    for flag, name in NEEDED_PERMISSIONS:
+        if flag == "send_messages" and in_thread:
+            flag, name = "send_messages_in_threads", "Send Messages in Threads"
+        if not getattr(perms, flag):
+            missing.append(name)
+    return missing
+
+
 def _can_manage(interaction: discord.Interaction[Any]) -> bool:
     perms = getattr(interaction.user, "guild_permissions", None)
     return bool(perms and perms.manage_guild)
@@ -181,6 +207,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     options: str | None = None) -> None:
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
+        missing = missing_permissions(interaction)
+        if missing:
+            raise Refusal(words.missing_permissions(missing))
         existing = await self.service.table_in_channel(interaction.channel_id)
         if existing is not None:
             raise ChannelHasTable(existing.id, guild_id=interaction.guild_id,
@@ -334,8 +363,15 @@ class TienLenCog(commands.Cog, name="TienLen"):
             if user_id == presser:
                 continue  # already told in the private reply
             with contextlib.suppress(discord.HTTPException):
-                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                await user.send(words.short_of_chips_message(error.table_id, chips, error.stake))
+                budget = self.service.rest  # direct messages spend the bot's REST budget
+                user = self.bot.get_user(user_id)
+                if user is None:
+                    await budget.acquire(None)
+                    user = await self.bot.fetch_user(user_id)
+                await budget.acquire(None)
+                dm = await user.create_dm()
+                await budget.acquire(dm.id)
+                await dm.send(words.short_of_chips_message(error.table_id, chips, error.stake))
 
     async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int,
                               level: str) -> None:

@@ -90,22 +90,32 @@ class RestMixin:
             if m is None:
                 continue
             self.route_counts[key] += 1
-            fault = self._fault_for(key)
-            if fault is not None:
-                self.status_counts[fault.status] += 1
-                return fault
+            params = m.groupdict()
+            refused = self._blocked_response() or self._rate_limited(key, params)
+            if refused is None:
+                refused = self._fault_for(key)
+            if refused is not None:
+                self.status_counts[refused.status] += 1
+                self._count_invalid(refused.status)
+                return refused
             try:
-                resp = await handler(request, m.groupdict())
+                self._check_channel_permissions(key, params)
+                resp = await handler(request, params)
             except _HTTPError as exc:
                 self.status_counts[exc.status] += 1
+                self._count_invalid(exc.status)
                 self.errors.append(
                     f"{request.method} {path} -> {exc.status} {exc.code} {exc.message}"
                 )
                 log.warning(
                     "fake discord: %s %s -> %s %s", request.method, path, exc.status, exc.message
                 )
-                return _json({"message": exc.message, "code": exc.code}, status=exc.status)
+                failed = _json({"message": exc.message, "code": exc.code}, status=exc.status)
+                failed.headers.update(self._bucket_headers(key, params))
+                return failed
             self.status_counts[resp.status] += 1
+            self._count_invalid(resp.status)
+            resp.headers.update(self._bucket_headers(key, params))
             return resp
         self.route_counts["unknown"] += 1
         self.status_counts[404] += 1
@@ -500,6 +510,7 @@ class RestMixin:
     async def _h_msg_edit(self, request: web.Request, p: dict[str, str]) -> web.Response:
         self._check_auth(request)
         stored = self._channel_message(p)
+        self._check_old_edit(stored.created_at, stored.channel_id)
         body, files = await self._body(request)
         return _json(self._edit_message(stored, body, files).data)
 

@@ -16,6 +16,7 @@ from aiohttp import web
 from tests.support.fake_discord.faults import FaultConfig, FaultsMixin
 from tests.support.fake_discord.gateway import GatewayMixin, _Connection, _Session
 from tests.support.fake_discord.interactions import InteractionHandle, InteractionsMixin
+from tests.support.fake_discord.limits import LimitConfig, LimitsMixin
 from tests.support.fake_discord.models import (
     ADMINISTRATOR,
     API_VERSION,
@@ -36,7 +37,7 @@ from tests.support.fake_discord.models import (
 from tests.support.fake_discord.rest import RestMixin
 
 
-class FakeDiscord(FaultsMixin, GatewayMixin, InteractionsMixin, RestMixin):
+class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, RestMixin):
     """Loopback fake Discord: see the package docstring. The mixins hold the faults, the
     gateway, the interactions and the REST routes; this class holds the world and its life."""
 
@@ -59,6 +60,7 @@ class FakeDiscord(FaultsMixin, GatewayMixin, InteractionsMixin, RestMixin):
         max_replay: int = 20000,
         session_timeout: float = 120.0,
         keep_payloads: bool = True,
+        limits: LimitConfig | None = None,
     ) -> None:
         self.host = host
         self._requested_port = port
@@ -96,6 +98,7 @@ class FakeDiscord(FaultsMixin, GatewayMixin, InteractionsMixin, RestMixin):
         self.injected_429 = 0
         self.injected_500 = 0
         self._forced: dict[str, list[int]] = {}
+        self._init_limits(limits)
         # Called with each message right after it is created or edited (load harnesses watch
         # boards this way instead of polling).
         self.message_listeners: list[Callable[[StoredMessage], None]] = []
