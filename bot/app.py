@@ -105,11 +105,12 @@ class TienLenBot(commands.Bot):
         board_interval: float = 1.0,
         executor: Executor | None = None,
         seed: int | None = None,
+        rest_budget: RestBudget | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.default()
         options.setdefault("guild_ready_timeout", 2.0)
-        self.rest_budget = RestBudget(settings.rest_budget_per_process)
+        self.rest_budget = rest_budget or RestBudget(settings.rest_budget_per_process)
         options.setdefault("http_trace", rest_trace(self.rest_budget))
         super().__init__(
             command_prefix=commands.when_mentioned,

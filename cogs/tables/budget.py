@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import heapq
 import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 CHANNEL_MARGIN = 0.25  # seconds added to a channel's window: clocks and latency differ a little
 
@@ -62,8 +62,8 @@ class RestBudget:
         self._paused_until = 0.0
         self._waiters: list[_Waiter] = []
         self._seq = itertools.count()
-        self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
+        self._channel_sleeper: asyncio.Task[Any] | None = None
         # figures
         self.granted = 0
         self.pauses = 0
@@ -72,14 +72,15 @@ class RestBudget:
     # ----------------------------------------------------------------- API
     async def acquire(self, channel_id: int | None = None, *, urgent: bool = False) -> None:
         """Wait for a slot for one request (in ``channel_id``, if it is a channel route)."""
-        loop = asyncio.get_running_loop()
         now = self.clock()
+        if (not self.waiting and self._global_free_at(now) <= now
+                and self._channel_free_at(channel_id, now) <= now):
+            self._grant(channel_id, now)
+            return
         waiter = _Waiter(now - (self.urgent_lead if urgent else 0.0), next(self._seq),
-                         channel_id, loop.create_future())
+                         channel_id, asyncio.get_running_loop().create_future())
         heapq.heappush(self._waiters, waiter)
-        self._ensure_running()
-        assert self._wake is not None
-        self._wake.set()
+        self._kick()
         try:
             await waiter.future
         except asyncio.CancelledError:
@@ -93,8 +94,6 @@ class RestBudget:
             self.pauses += 1
             self.paused_seconds += until - max(self._paused_until, self.clock())
             self._paused_until = until
-        if self._wake is not None:
-            self._wake.set()
 
     def hold_channel(self, channel_id: int, seconds: float) -> None:
         """Discord announced an empty bucket for a channel: nothing there for ``seconds``."""
@@ -107,6 +106,7 @@ class RestBudget:
         return sum(1 for w in self._waiters if not w.future.done())
 
     def close(self) -> None:
+        """Stop serving (a shutdown): every waiter is cancelled."""
         if self._task is not None:
             self._task.cancel()
             self._task = None
@@ -116,10 +116,25 @@ class RestBudget:
         self._waiters.clear()
 
     # ----------------------------------------------------------------- the dispatcher
-    def _ensure_running(self) -> None:
-        if self._task is None or self._task.done():
-            self._wake = asyncio.Event()
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="rest-budget")
+    # It runs only while requests wait (and sleeps with plain `asyncio.sleep`), so an idle bot
+    # has no task of it. A request that arrives while it sleeps because every waiting request's
+    # channel is busy restarts it: the newcomer's channel may be free.
+    def _kick(self) -> None:
+        task = self._task
+        if task is not None and not task.done():
+            sleeping = self._channel_sleeper is task
+            if not sleeping:
+                return
+            task.cancel()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="rest-budget")
+
+    def _grant(self, channel: int | None, now: float) -> None:
+        self._sent.append(now)
+        if channel is not None:
+            self._channels.setdefault(channel, collections.deque()).append(now)
+        self.granted += 1
+        if len(self._channels) > 4096:
+            self._drop_idle_channels(now)
 
     def _channel_free_at(self, channel: int | None, now: float) -> float:
         if channel is None:
@@ -160,36 +175,34 @@ class RestBudget:
         return None, soonest
 
     async def _run(self) -> None:
-        assert self._wake is not None
-        wake = self._wake
+        me = asyncio.current_task()
         while True:
+            waiters = self._waiters
+            while waiters and waiters[0].future.done():
+                heapq.heappop(waiters)
+            if not waiters:
+                return
             now = self.clock()
             start = self._global_free_at(now)
             if start > now:
-                await self._sleep(wake, start - now)
+                await asyncio.sleep(start - now)
                 continue
             waiter, later = self._pick(now)
             if waiter is None:
-                if later == float("inf"):
-                    wake.clear()
-                    await wake.wait()
-                else:
-                    await self._sleep(wake, later - now)
+                if later == float("inf"):  # only cancelled waiters left
+                    waiters.clear()
+                    return
+                self._channel_sleeper = me
+                try:
+                    await asyncio.sleep(later - now)
+                finally:
+                    if self._channel_sleeper is me:
+                        self._channel_sleeper = None
                 continue
-            self._waiters.remove(waiter)
-            heapq.heapify(self._waiters)
-            self._sent.append(now)
-            if waiter.channel is not None:
-                self._channels.setdefault(waiter.channel, collections.deque()).append(now)
-            self.granted += 1
+            waiters.remove(waiter)
+            heapq.heapify(waiters)
+            self._grant(waiter.channel, now)
             waiter.future.set_result(None)
-            if len(self._channels) > 4096:
-                self._drop_idle_channels(now)
-
-    async def _sleep(self, wake: asyncio.Event, seconds: float) -> None:
-        wake.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(wake.wait(), timeout=max(0.0, seconds))
 
     def _drop_idle_channels(self, now: float) -> None:
         for channel in [c for c, t in self._channels.items()
