@@ -61,6 +61,7 @@ class RestMixin:
         r("PATCH", msgs + r"/(?P<mid>\d+)", "channel_message_edit", self._h_msg_edit)
         r("DELETE", msgs + r"/(?P<mid>\d+)", "channel_message_delete", self._h_msg_delete)
         r("POST", r"/channels/(?P<cid>\d+)/typing", "typing", self._h_no_content)
+        r("POST", r"/users/@me/channels", "dm_create", self._h_dm_create)
         r("GET", r"/guilds/(?P<gid>\d+)", "guild_get", self._h_guild_get)
         r("GET", r"/guilds/(?P<gid>\d+)/channels", "guild_channels", self._h_guild_channels)
         r("GET", r"/guilds/(?P<gid>\d+)/members/(?P<uid>\d+)", "member_get", self._h_member_get)
@@ -481,8 +482,35 @@ class RestMixin:
             raise _HTTPError(404, UNKNOWN_MESSAGE, "Unknown Message")
         return stored
 
+    async def _h_dm_create(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        body, _ = await self._body(request)
+        uid = int(body.get("recipient_id") or 0)
+        if uid not in self.users:
+            raise _HTTPError(400, 50035, "Invalid Form Body")
+        cid = self.dm_channels.get(uid)
+        if cid is None:
+            cid = self.dm_channels[uid] = self._snowflake()
+        return _json({"id": str(cid), "type": 1, "last_message_id": None, "flags": 0,
+                      "recipients": [self.users[uid].payload()]})
+
+    def _direct_message(self, cid: int, body: Mapping[str, Any]) -> web.Response:
+        uid = next(u for u, c in self.dm_channels.items() if c == cid)
+        self.direct_messages.append((uid, str(body.get("content") or "")))
+        return _json({
+            "id": str(self._snowflake()), "type": 0, "channel_id": str(cid),
+            "author": self.bot_user.payload(), "content": body.get("content") or "",
+            "timestamp": _iso(), "edited_timestamp": None, "tts": False,
+            "mention_everyone": False, "mentions": [], "mention_roles": [],
+            "attachments": [], "embeds": [_embed(e) for e in body.get("embeds") or []],
+            "pinned": False, "flags": 0, "components": [],
+        })
+
     async def _h_msg_create(self, request: web.Request, p: dict[str, str]) -> web.Response:
         self._check_auth(request)
+        if int(p["cid"]) in self.dm_channels.values():
+            body, _ = await self._body(request)
+            return self._direct_message(int(p["cid"]), body)
         ch = self._channel_or_404(p["cid"])
         body, files = await self._body(request)
         if not (

@@ -87,6 +87,8 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Res
         self.command_syncs: list[tuple[int | None, list[dict[str, Any]]]] = []
         self.commands_synced = asyncio.Event()
         self.messages: dict[int, StoredMessage] = {}
+        self.dm_channels: dict[int, int] = {}  # user id -> direct-message channel id
+        self.direct_messages: list[tuple[int, str]] = []  # (user id, text) the bot sent
         self.interactions: dict[int, InteractionHandle] = {}
         self._by_token: dict[str, InteractionHandle] = {}
         self._handle_order: collections.deque[InteractionHandle] = collections.deque()
