@@ -6,11 +6,13 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 import textwrap
 import urllib.parse
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from bot.settings import Settings, SettingsError, StartupError, load_settings
 
@@ -32,6 +34,21 @@ async def reachable(url: str, within: float = 10.0) -> str | None:
     writer.close()
     with contextlib.suppress(Exception):
         await writer.wait_closed()
+    return None
+
+
+def unopenable(path: Path) -> str | None:
+    """Why an SQLite file cannot be opened or created at `path` (checked before SQLite tries,
+    whose failed open leaves a worker thread behind), or None."""
+    if path.is_dir():
+        return "it is a directory"
+    if path.exists():
+        return None if os.access(path, os.R_OK | os.W_OK) else "no permission to read and write it"
+    parent = path.parent
+    if not parent.is_dir():
+        return f"the directory {parent} does not exist"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"no permission to create a file in {parent}"
     return None
 
 
@@ -71,6 +88,10 @@ async def run_bot(settings: Settings, *, force_sync: bool = False) -> int:
 
     silence_voice_warnings()
     point_at(settings.DISCORD_API_BASE_URL, settings.DISCORD_GATEWAY_URL)
+    why = unopenable(settings.DATABASE_PATH)
+    if why is not None:
+        raise StartupError(f"DATABASE_PATH={settings.DATABASE_PATH}: the store cannot be opened "
+                           f"({why})")
     try:
         store = await Store.open(
             settings.DATABASE_PATH,
