@@ -10,6 +10,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any
 
@@ -68,7 +69,8 @@ def point_at(api_base_url: str, gateway_url: str) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-async def loop_lag_monitor(every: float, tick: float = 0.05) -> None:
+async def loop_lag_monitor(every: float, tick: float = 0.05,
+                           extra: Callable[[], str] | None = None) -> None:
     """Log how late the event loop woke a sleeping task: the worst lag every `every` seconds.
 
     One line per period: ``loop lag: max 3.1 ms, mean 0.4 ms over 5.0 s (98 samples)``."""
@@ -89,6 +91,8 @@ async def loop_lag_monitor(every: float, tick: float = 0.05) -> None:
             time.perf_counter() - start,
             samples,
         )
+        if extra is not None:
+            log.info("%s", extra())
 
 
 class TienLenBot(commands.Bot):
@@ -139,7 +143,8 @@ class TienLenBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.settings.LOOP_LAG_LOG > 0:
             self._lag_task = asyncio.create_task(
-                loop_lag_monitor(self.settings.LOOP_LAG_LOG), name="loop-lag"
+                loop_lag_monitor(self.settings.LOOP_LAG_LOG, extra=self._figures),
+                name="loop-lag"
             )
         for name in EXTENSIONS:
             await self.load_extension(name)
@@ -190,6 +195,11 @@ class TienLenBot(commands.Bot):
         self.synced_now = True
         log.info("synced %d application commands %s", len(synced), where)
         return True
+
+    def _figures(self) -> str:
+        budget = self.rest_budget
+        return (f"{self.table_service.staleness.line()}; REST budget: {budget.granted} "
+                f"requests, {budget.waiting} waiting, {budget.pauses} pauses after 429")
 
     async def close(self) -> None:
         if self._lag_task is not None:

@@ -19,6 +19,7 @@ import asyncio
 import collections
 import heapq
 import itertools
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -210,3 +211,41 @@ class RestBudget:
             del self._channels[channel]
         for channel in [c for c, until in self._held.items() if until <= now]:
             del self._held[channel]
+
+
+class Staleness:
+    """How long boards lagged behind their tables: from a change to the board showing it.
+
+    A histogram with fixed logarithmic buckets (1 ms to ~10 min), so it costs the same memory
+    however long the bot runs."""
+
+    RATIO = 1.1
+
+    def __init__(self) -> None:
+        self.counts = [0] * 140
+        self.count = 0
+        self.worst = 0.0
+
+    def add(self, seconds: float) -> None:
+        seconds = max(0.0, seconds)
+        index = 0 if seconds < 0.001 else 1 + int(math.log(seconds / 0.001, self.RATIO))
+        self.counts[min(index, len(self.counts) - 1)] += 1
+        self.count += 1
+        self.worst = max(self.worst, seconds)
+
+    def percentile(self, p: float) -> float:
+        """The upper edge of the bucket holding the p-th percentile, in seconds."""
+        if not self.count:
+            return 0.0
+        rank = p / 100 * self.count
+        seen = 0
+        for index, n in enumerate(self.counts):
+            seen += n
+            if seen >= rank and n:
+                return min(self.worst, 0.001 * self.RATIO ** index)
+        return self.worst
+
+    def line(self) -> str:
+        return (f"board staleness: p50 {self.percentile(50) * 1000:.0f} ms, "
+                f"p95 {self.percentile(95) * 1000:.0f} ms, max {self.worst * 1000:.0f} ms "
+                f"over {self.count} board updates")

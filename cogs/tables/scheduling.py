@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from data import Store
 from engine import Card, ComboKind, Game, Level, Phase, ai, parse_cards
 
-from .budget import RestBudget
+from .budget import RestBudget, Staleness
 from .live import CloseReason, LiveTable, TableClosedResults, TablePhase
 
 log = logging.getLogger("cogs.tables")
@@ -69,6 +69,7 @@ class Scheduling:
     store: Store
     publisher: Publisher
     rest: RestBudget
+    staleness: Staleness
     ai_delay: float
     board_interval: float
     executor: Executor | None
@@ -254,6 +255,8 @@ class Scheduling:
     def request_board(self, live: LiveTable) -> None:
         """Ask for a board refresh; edits are coalesced to at most one per `board_interval` and
         wait for a slot of the bot's REST budget."""
+        if live.board_pending_since is None:
+            live.board_pending_since = asyncio.get_running_loop().time()
         if live.board_task is None or live.board_task.done():
             live.board_task = self._spawn(self._board_later(live), f"board-{live.id}")
 
@@ -279,7 +282,7 @@ class Scheduling:
             await self.rest.acquire(live.table.channel_id, urgent=self.board_urgent(live))
             if live.board_rendered == live.changes:  # an interaction answer showed it meanwhile
                 return
-            live.last_board_edit = loop.time()
+            live.last_board_edit = rendered_at = loop.time()
             live.board_rendered = live.changes
             try:
                 await self.publisher.publish_board(live)
@@ -295,6 +298,7 @@ class Scheduling:
                 await asyncio.sleep(pause)
             else:
                 failures = 0
+                self._board_shown(live, rendered_at)
 
     async def _board_lost(self, live: LiveTable, error: BoardUnavailable) -> None:
         """The board cannot be shown: close the table (an unfinished game moves no chips), free
@@ -318,7 +322,16 @@ class Scheduling:
     def mark_board_shown(self, live: LiveTable) -> None:
         """The board was just shown by an interaction response (type 7)."""
         live.board_rendered = live.changes
-        live.last_board_edit = asyncio.get_running_loop().time()
+        now = asyncio.get_running_loop().time()
+        live.last_board_edit = now
+        self._board_shown(live, now)
+
+    def _board_shown(self, live: LiveTable, rendered_at: float) -> None:
+        """Count how long the board lagged; changes made after it was drawn are still pending
+        (counted from the moment it was drawn)."""
+        now = asyncio.get_running_loop().time()
+        self.staleness.add(now - (live.board_pending_since or now))
+        live.board_pending_since = None if live.board_rendered == live.changes else rendered_at
 
     def board_needs_repost(self, live: LiveTable) -> bool:
         posted = live.table.board_posted_at

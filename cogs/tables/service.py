@@ -24,7 +24,7 @@ from engine import Card, Game, Level, Phase, Rules, TienLenError
 from engine.errors import NotYourTurn
 from engine.settle import bombs_played, settle
 
-from .budget import RestBudget
+from .budget import RestBudget, Staleness
 from .errors import (
     ActionRefused,
     AlreadySeated,
@@ -88,6 +88,7 @@ class TableService(Scheduling):
         self.store = store
         self.publisher = publisher
         self.rest = rest if rest is not None else RestBudget()
+        self.staleness = Staleness()
         self.default_turn_seconds = default_turn_seconds
         self.ai_delay = ai_delay
         self.board_interval = board_interval

@@ -107,7 +107,7 @@ async def test_old_message_edits_past_the_budget_get_30046(
     fake = FakeDiscord(limits=LimitConfig(old_edit_budget=budget))
     await fake.start()
     try:
-        status, _, message = await _post(fake=fake, http=http, channel="general")
+        _status, _, message = await _post(fake=fake, http=http, channel="general")
         url = f"{fake.api_base}/channels/{message['channel_id']}/messages/{message['id']}"
         async with http.patch(url, json={"content": "fresh"}) as resp:
             assert resp.status == 200  # a young message: edits are free
