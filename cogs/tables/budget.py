@@ -4,7 +4,7 @@ edits, direct messages, reminders, deletions) waits here for a slot.
 Discord allows a bot token about 50 requests a second in total (interaction answers excepted)
 and about 5 message edits per 5 seconds in one channel. :class:`RestBudget` keeps the bot under
 ``per_second`` requests in every 1-s window (evenly spaced, never a burst) and under
-``channel_limit`` requests per ``channel_window`` seconds in each channel. Requests waiting for a
+``channel_limit`` requests per ``channel_window`` seconds in each channel (also evenly spaced). Requests waiting for a
 slot are served by need: an ``urgent`` request (a table where a person acts next) counts as if it
 had asked ``urgent_lead`` seconds earlier, so it overtakes computer-only tables but never starves
 them. When Discord answers 429 anyway, :meth:`pause` stops the whole budget for the time it names.
@@ -147,6 +147,8 @@ class RestBudget:
                 times.popleft()
             if len(times) >= self.channel_limit:
                 free = max(free, times[0] + self.channel_window)
+            if times:  # evenly spaced: one request per window/limit, not a burst then a wait
+                free = max(free, times[-1] + self.channel_window / self.channel_limit)
         return free
 
     def _global_free_at(self, now: float) -> float:
