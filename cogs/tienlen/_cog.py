@@ -224,10 +224,12 @@ class TienLenCog(commands.Cog, name="TienLen"):
             stake=stake or defaults.stake or 10, seats=seats,
             turn_seconds=turn_seconds or defaults.turn_seconds,
         )
+        # The board first: should this answer fail (a late interaction), the board is still
+        # posted (or, if it cannot be, the table closes and frees the channel).
+        self.service.request_board(live)
         await interaction.response.send_message(
             f"Table #{live.id} is open: the board is below. Others join with its **Join** button.",
             ephemeral=True)
-        self.service.request_board(live)
 
     @tienlen.command(name="hand", description="Show your hand at this channel's table")
     @guarded
