@@ -4,10 +4,11 @@ edits, direct messages, reminders, deletions) waits here for a slot.
 Discord allows a bot token about 50 requests a second in total (interaction answers excepted)
 and about 5 message edits per 5 seconds in one channel. :class:`RestBudget` keeps the bot under
 ``per_second`` requests in every 1-s window (evenly spaced, never a burst) and under
-``channel_limit`` requests per ``channel_window`` seconds in each channel (also evenly spaced). Requests waiting for a
-slot are served by need: an ``urgent`` request (a table where a person acts next) counts as if it
-had asked ``urgent_lead`` seconds earlier, so it overtakes computer-only tables but never starves
-them. When Discord answers 429 anyway, :meth:`pause` stops the whole budget for the time it names.
+``channel_limit`` requests per ``channel_window`` seconds in each channel (also evenly spaced).
+Requests waiting for a slot are served by need: an ``urgent`` request (a table where a person
+acts next) counts as if it had asked ``urgent_lead`` seconds earlier, so it overtakes
+computer-only tables but never starves them. When Discord answers 429 anyway, :meth:`pause`
+stops the whole budget for the time it names.
 
 No discord here: the Discord side calls :meth:`acquire` before each request and reports what it
 saw (429s, a bucket announced as empty) through :meth:`pause` and :meth:`hold_channel`.

@@ -26,7 +26,8 @@ BOARD_MAX_AGE = timedelta(minutes=50)
 MAX_TIMEOUTS = 2
 
 
-BOARD_RETRY_MAX = 30.0  # seconds between retries of a board that failed to show
+BOARD_RETRY_FIRST = 2.0  # seconds before the first retry of a board that failed to show
+BOARD_RETRY_MAX = 30.0  # … doubling up to this
 
 
 class BoardUnavailable(Exception):
@@ -70,6 +71,7 @@ class Scheduling:
     publisher: Publisher
     rest: RestBudget
     staleness: Staleness
+    board_retry_first: float = BOARD_RETRY_FIRST
     ai_delay: float
     board_interval: float
     executor: Executor | None
@@ -292,7 +294,7 @@ class Scheduling:
             except Exception as error:  # the game itself is safe in the store: try again
                 failures += 1
                 live.board_rendered = -1
-                pause = min(BOARD_RETRY_MAX, 2.0 ** failures)
+                pause = min(BOARD_RETRY_MAX, self.board_retry_first * 2.0 ** (failures - 1))
                 log.warning("table %s: board update failed (%s); retrying in %.0f s",
                             live.id, type(error).__name__, pause)
                 await asyncio.sleep(pause)

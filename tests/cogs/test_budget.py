@@ -1,13 +1,17 @@
 """The bot's one REST budget (`cogs.tables.RestBudget`): the global rate in every 1-s window,
-each channel's bucket, service by need, and the pause after a 429. Real asyncio time, short."""
+each channel's bucket, service by need, and the pause after a 429; board updates through it that
+fail are retried, and a board that cannot be shown closes its table. Real asyncio time, short."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
 import time
+from pathlib import Path
 
-from cogs.tables import RestBudget
+from cogs.tables import BoardUnavailable, LiveTable, RestBudget, TableService
+from data import Store
+from engine import Rules
 
 
 def peak_window(times: list[float], window: float = 1.0) -> int:
@@ -101,3 +105,79 @@ async def test_a_cancelled_request_leaves_the_others_served() -> None:
     await kept
     assert len(grants) == 2
     budget.close()
+
+
+class FlakyPublisher:
+    """Fails the first `failures` board updates with `error`, then shows boards."""
+
+    def __init__(self, failures: int, error: Exception) -> None:
+        self.failures = failures
+        self.error = error
+        self.shown: list[int] = []  # the table's change counter at each board shown
+        self.lost: list[int] = []
+
+    async def publish_board(self, live: LiveTable) -> None:
+        if self.failures > 0:
+            self.failures -= 1
+            raise self.error
+        self.shown.append(live.changes)
+
+    async def board_lost(self, live: LiveTable, error: BoardUnavailable) -> None:
+        self.lost.append(live.id)
+
+
+async def _service(tmp_path: Path, publisher: FlakyPublisher) -> tuple[TableService, Store]:
+    store = await Store.open(tmp_path / "t.sqlite3")
+    service = TableService(store, publisher, board_interval=0.0,
+                           rest=RestBudget(1000, channel_limit=1000))
+    service.board_retry_first = 0.01
+    return service, store
+
+
+async def _open(service: TableService) -> LiveTable:
+    return await service.open_table(guild_id=1, channel_id=2, host_id=3, host_name="host",
+                                    rules=Rules(), stake=1, seats=4, turn_seconds=60)
+
+
+async def test_a_failed_board_update_is_retried_until_the_latest_state_shows(
+    tmp_path: Path,
+) -> None:
+    publisher = FlakyPublisher(3, RuntimeError("503"))
+    service, store = await _service(tmp_path, publisher)
+    try:
+        live = await _open(service)
+        service.request_board(live)
+        await service.join(live, 4, "guest")  # a change while the board keeps failing
+        service.request_board(live)
+        for _ in range(200):
+            if publisher.shown and live.board_rendered == live.changes:
+                break
+            await asyncio.sleep(0.01)
+        assert publisher.failures == 0
+        assert publisher.shown[-1] == live.changes  # the latest state, after three failures
+        assert service.staleness.count >= 1
+    finally:
+        await service.shutdown()
+        await store.close()
+
+
+async def test_a_board_that_cannot_be_shown_closes_its_table_and_frees_the_channel(
+    tmp_path: Path,
+) -> None:
+    publisher = FlakyPublisher(1, BoardUnavailable(403, 50013))
+    service, store = await _service(tmp_path, publisher)
+    try:
+        live = await _open(service)
+        service.request_board(live)
+        for _ in range(200):
+            if publisher.lost:
+                break
+            await asyncio.sleep(0.01)
+        assert publisher.lost == [live.id]
+        assert live.table.status == "closed"
+        assert await service.table_in_channel(2) is None
+        assert (await _open(service)).id != live.id  # the channel takes a new table
+        assert await store.ensure_player(1, 3) == 1000  # no chips moved
+    finally:
+        await service.shutdown()
+        await store.close()
