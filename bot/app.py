@@ -22,6 +22,7 @@ from discord.ext import commands
 from bot.settings import Settings, StartupError
 from cogs.tables import RestBudget, TableService
 from cogs.tienlen.board import BoardPublisher
+from cogs.tienlen.hands import LiveHands
 from data import Store
 
 log = logging.getLogger(__name__)
@@ -128,10 +129,12 @@ class TienLenBot(commands.Bot):
         self.force_sync = force_sync
         self.synced_now = False  # whether this start sent the commands to Discord
         self.executor = executor
+        self.hands = LiveHands()
         self.table_service = TableService(
             store,
             BoardPublisher(self),
             default_turn_seconds=settings.DEFAULT_TURN_SECONDS,
+            default_turn_reminder=settings.DEFAULT_TURN_REMINDER,
             ai_delay=ai_delay,
             board_interval=board_interval,
             executor=executor,

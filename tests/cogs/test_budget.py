@@ -125,6 +125,12 @@ class FlakyPublisher:
     async def board_lost(self, live: LiveTable, error: BoardUnavailable) -> None:
         self.lost.append(live.id)
 
+    def table_changed(self, live: LiveTable) -> None:
+        pass
+
+    async def remind_turn(self, live: LiveTable, seat: int, seconds_left: int) -> None:
+        pass
+
 
 async def _service(tmp_path: Path, publisher: FlakyPublisher) -> tuple[TableService, Store]:
     store = await Store.open(tmp_path / "t.sqlite3")

@@ -89,8 +89,11 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Res
         self.messages: dict[int, StoredMessage] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> direct-message channel id
         self.direct_messages: list[tuple[int, str]] = []  # (user id, text) the bot sent
+        # user id -> ids of the messages whose creation notified them (see _deliver_mentions)
+        self.notifications: collections.defaultdict[int, list[int]] = collections.defaultdict(list)
         self.interactions: dict[int, InteractionHandle] = {}
         self._by_token: dict[str, InteractionHandle] = {}
+        self._expired_tokens: dict[str, None] = {}  # forgotten after expiry (bounded, oldest out)
         self._handle_order: collections.deque[InteractionHandle] = collections.deque()
         self.latencies: list[float] = []
         self.errors: list[str] = []
