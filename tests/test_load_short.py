@@ -93,7 +93,10 @@ async def test_fifty_tables_on_the_limited_fake_stay_within_discords_limits(
     report = result.report()
     assert result.limits, report
     assert result.rate_limited == 0 and result.invalid_requests == 0, report
-    assert 0 < result.rest_peak_per_s <= 45, report
+    # The bot sends at most 45 in any 1-s window (tests/cogs/test_budget.py checks its own
+    # clock); counted on arrival at the fake, a loaded machine can bunch one or two more into a
+    # window, never up to Discord's 50.
+    assert 0 < result.rest_peak_per_s < 50, report
     assert result.games_finished > 0 and result.check_rc == 0 and result.exit_code == 0, report
     assert result.staleness.get("count", 0) > 0, report
     # Errors are not asserted here: on a quiet machine every game finishes without one, but a
