@@ -88,21 +88,21 @@ async def run_bot(settings: Settings, *, force_sync: bool = False) -> int:
 
     silence_voice_warnings()
     point_at(settings.DISCORD_API_BASE_URL, settings.DISCORD_GATEWAY_URL)
-    why = unopenable(settings.DATABASE_PATH)
+    setting = "DATABASE_URL" if settings.DATABASE_URL else f"DATABASE_PATH={settings.DATABASE_PATH}"
+    why = None if settings.DATABASE_URL else unopenable(settings.DATABASE_PATH)
     if why is not None:
-        raise StartupError(f"DATABASE_PATH={settings.DATABASE_PATH}: the store cannot be opened "
-                           f"({why})")
+        raise StartupError(f"{setting}: the store cannot be opened ({why})")
     try:
         store = await Store.open(
-            settings.DATABASE_PATH,
+            settings.database_url,
             starting_chips=settings.STARTING_CHIPS,
             daily_chips=settings.DAILY_CHIPS,
+            pool_size=settings.DATABASE_POOL_SIZE,
         )
     except Exception as failed:
         reason = str(failed).splitlines()[0] if str(failed) else type(failed).__name__
-        raise StartupError(f"DATABASE_PATH={settings.DATABASE_PATH}: the store cannot be opened "
-                           f"({reason})") from None
-    log.info("store open at %s", settings.DATABASE_PATH)
+        raise StartupError(f"{setting}: the store cannot be opened ({reason})") from None
+    log.info("store open at %s", store.url.redacted())
     try:
         await preflight(settings)
     except StartupError:
