@@ -263,6 +263,22 @@ def short_of_chips_message(w: Words, table_id: int, chips: int, stake: int) -> s
         chips, table=table_id, stake=w.num(stake))
 
 
+def board_lost_message(w: Words, table_id: int, channel_id: int) -> str:
+    """The direct message to a host whose table closed because its board cannot be shown."""
+    channel = f"<#{channel_id}>"
+    return w._("Table #{table} in {channel} is closed: I can no longer post or edit its board "
+               "there (a permission was removed, or the channel or the board was deleted). No "
+               "chips moved for an unfinished game; the channel is free for a new table.",
+               table=table_id, channel=channel)
+
+
+def missing_permissions(w: Words, names: Sequence[str]) -> str:
+    """The refusal of `/tienlen start` where the bot lacks channel permissions."""
+    return w._("I cannot run a table in this channel: I am missing {permissions}. Ask a server "
+               "manager to give me those permissions here, or use another channel.",
+               permissions=", ".join(names))
+
+
 def action_done(w: Words, cards: Sequence[Card] | None, *, exchange: bool) -> str:
     """The note under a hand after a play, a pass or cards given back."""
     if cards is None:

@@ -40,6 +40,7 @@ class TablePhase(StrEnum):
 class CloseReason(StrEnum):
     EVERYONE_LEFT = "everyone left"
     CANCELLED = "cancelled"
+    BOARD_LOST = "the bot cannot show its board in this channel"
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +187,7 @@ class LiveTable:
     changes: int = 0
     board_rendered: int = -1
     last_board_edit: float = 0.0
+    board_pending_since: float | None = None  # loop time of the first change not yet shown
     clock_task: asyncio.Task[None] | None = None
     ai_task: asyncio.Task[None] | None = None
     chop_task: asyncio.Task[None] | None = None

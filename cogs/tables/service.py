@@ -24,6 +24,7 @@ from engine import Card, Game, Level, Phase, Rules, TienLenError
 from engine.errors import NotYourTurn
 from engine.settle import bombs_played, settle
 
+from .budget import RestBudget, Staleness
 from .errors import (
     ActionRefused,
     AlreadySeated,
@@ -83,9 +84,12 @@ class TableService(Scheduling):
         executor: Executor | None = None,
         wall_clock: Callable[[], float] = time.time,
         seed: int | None = None,
+        rest: RestBudget | None = None,
     ) -> None:
         self.store = store
         self.publisher = publisher
+        self.rest = rest if rest is not None else RestBudget()
+        self.staleness = Staleness()
         self.default_turn_seconds = default_turn_seconds
         self.default_turn_reminder = default_turn_reminder
         self.ai_delay = ai_delay

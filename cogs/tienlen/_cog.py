@@ -123,6 +123,32 @@ def server_defaults(stored: GuildSettings) -> GuildSettings:
                                turn_reminder=reminder)
 
 
+# What a table needs from the bot in its channel: (permission flag, the name Discord shows).
+# Attach Files and Use External Emojis: card pictures and card emoji on the board and hands.
+NEEDED_PERMISSIONS = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("read_message_history", "Read Message History"),
+    ("attach_files", "Attach Files"),
+    ("use_external_emojis", "Use External Emojis"),
+)
+
+
+def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    """The permissions the bot lacks in the interaction's channel (Send Messages in Threads
+    replaces Send Messages in a thread), as Discord names them."""
+    perms = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    missing = []
+    for flag, name in NEEDED_PERMISSIONS:
+        if flag == "send_messages" and in_thread:
+            flag, name = "send_messages_in_threads", "Send Messages in Threads"
+        if not getattr(perms, flag):
+            missing.append(name)
+    return missing
+
+
 def _can_manage(interaction: discord.Interaction[Any]) -> bool:
     perms = getattr(interaction.user, "guild_permissions", None)
     return bool(perms and perms.manage_guild)
@@ -243,6 +269,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     turn_reminder: app_commands.Range[int, 0, 3600] | None = None) -> None:
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
+        missing = missing_permissions(interaction)
+        if missing:
+            raise Refusal(words.missing_permissions(person(interaction), missing))
         existing = await self.service.table_in_channel(interaction.channel_id)
         if existing is not None:
             raise ChannelHasTable(existing.id, guild_id=interaction.guild_id,
@@ -262,11 +291,13 @@ class TienLenCog(commands.Cog, name="TienLen"):
             language=language, opener_language=w.lang,
         )
         join = words_of(language)._("Join")
+        # The board first: should this answer fail (a late interaction), the board is still
+        # posted (or, if it cannot be, the table closes and frees the channel).
+        self.service.request_board(live)
         await interaction.response.send_message(
             w._("Table #{table} is open: the board is below. Others join with its **{join}** "
                 "button.", table=live.id, join=join),
             ephemeral=True)
-        self.service.request_board(live)
 
     @tienlen.command(name="hand", description="Show your hand at this channel's table")
     @guarded
@@ -450,9 +481,16 @@ class TienLenCog(commands.Cog, name="TienLen"):
             if user_id == presser:
                 continue  # already told in the private reply
             with contextlib.suppress(discord.HTTPException):
-                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                await user.send(words.short_of_chips_message(w, error.table_id, chips,
-                                                             error.stake))
+                budget = self.service.rest  # direct messages spend the bot's REST budget
+                user = self.bot.get_user(user_id)
+                if user is None:
+                    await budget.acquire(None)
+                    user = await self.bot.fetch_user(user_id)
+                await budget.acquire(None)
+                dm = await user.create_dm()
+                await budget.acquire(dm.id)
+                await dm.send(words.short_of_chips_message(w, error.table_id, chips,
+                                                           error.stake))
 
     async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int,
                               level: str) -> None:
