@@ -539,7 +539,7 @@ class TableService:
         assert game is not None and live.game_id is not None
         stake = live.table.stake
         seats = live.seats
-        bombs = bombs_played(game)
+        bombs = bombs_played(game.events)
         outcome = game.outcome
         assert outcome is not None
         places = {seat: place + 1 for place, seat in enumerate(outcome.places)}
@@ -547,7 +547,7 @@ class TableService:
         reasons: list[list[str]] = [[] for _ in seats]
 
         def transfers(balances: dict[int, int | None]) -> list[Any]:
-            settlement = settle(game, stake, balances)
+            settlement = settle(outcome, game.events, stake, balances)
             for t in settlement.transfers:
                 computer = balances.get(t.payer) is None or balances.get(t.payee) is None
                 if t.paid or (t.owed and not computer):

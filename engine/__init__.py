@@ -20,17 +20,17 @@ from engine.events import (
     Dealt,
     Event,
     Exchanged,
+    Frozen,
     InstantWin,
-    InstantWinKind,
     Passed,
     Played,
-    Termination,
     TrickWon,
     WentOut,
     event_from_dict,
 )
 from engine.events import GameOver as GameOverEvent
-from engine.game import Game, Outcome, Phase, instant_win_of
+from engine.game import Game, Phase
+from engine.outcome import InstantWinKind, Outcome, Termination, instant_win_of
 from engine.rules import Rules
 from engine.settle import Settlement, Transfer, settle  # the function shadows the module name
 
@@ -44,6 +44,7 @@ __all__ = [
     "Dealt",
     "Event",
     "Exchanged",
+    "Frozen",
     "Game",
     "GameOver",
     "GameOverEvent",

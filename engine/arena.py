@@ -32,7 +32,7 @@ def chips_for(game: Game) -> list[float]:
         from engine.settle import settle
     except ImportError:  # pragma: no cover - settle ships with the engine
         return _scheme_chips(game)
-    net = settle(game, stake=1, balances=[None] * game.seat_count).owed_net
+    net = settle(game.outcome, game.events, stake=1, balances=[None] * game.seat_count).owed_net
     return [float(net[s]) for s in range(game.seat_count)]
 
 
@@ -117,7 +117,7 @@ def play_game(
             game.pass_turn(seat)
         else:
             game.play(seat, cards)
-        if rules.chop_after_pass and not game.is_over and game.table is not None:
+        if rules.chop_after_pass != "off" and not game.is_over and game.table is not None:
             for other in game.has_out_of_turn_chop():
                 chop = decide(game, other, seat_level[other], seed=seed * 7919 + step)
                 if chop is not None:

@@ -9,7 +9,14 @@ from pydantic import BaseModel, ConfigDict, field_serializer, field_validator
 
 from engine.cards import Layout, Suit, layout_for
 
-__all__ = ["ChopTable", "Rules"]
+__all__ = [
+    "CARD_EXCHANGE",
+    "CHOP_AFTER_PASS",
+    "CardExchange",
+    "ChopAfterPass",
+    "ChopTable",
+    "Rules",
+]
 
 ChopTable = Literal["default", "narrow", "online"]
 """Which bombs beat 2s and other bombs (RULES.md §5 and §11):
@@ -25,6 +32,37 @@ ChopTable = Literal["default", "narrow", "online"]
 In every table a higher combination of the same type and length beats as usual, bombs never beat
 anything that is neither a 2 nor a bomb, and four 2s can never be beaten.
 """
+
+ChopAfterPass = Literal["off", "pairs", "any_bomb"]
+"""Who may chop out of turn when the table shows 2s (or a bomb that chopped 2s in this trick):
+``off`` nobody; ``pairs`` a player who passed or whose turn it is not, with four or more
+consecutive pairs that beat the table; ``any_bomb`` the same players with any bomb that beats it."""
+CHOP_AFTER_PASS: tuple[ChopAfterPass, ...] = ("off", "pairs", "any_bomb")
+
+CardExchange = Literal["off", "san_jose", "tribute"]
+"""Cards passed between games with 4+ players: ``san_jose`` the last gives their two highest to
+the winner and the second-to-last their highest to the second, who give back as many cards of
+their choice; ``tribute`` the last and the second-to-last give their two highest to the winner and
+the second, and nothing is given back."""
+CARD_EXCHANGE: tuple[CardExchange, ...] = ("off", "san_jose", "tribute")
+
+_YES = {"true", "on", "yes", "1"}
+_NO = {"false", "no", "0"}
+
+
+def _old_switch(value: object, on: str) -> object:
+    """Saved rules from before an option had three values stored ``true``/``false``."""
+    if isinstance(value, bool):
+        return on if value else "off"
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in _YES:
+            return on
+        if text in _NO:
+            return "off"
+        return text
+    return value
+
 
 _SUIT_TEXT: dict[str, Suit] = {}
 for _s in Suit:
@@ -55,7 +93,7 @@ class Rules(BaseModel):
     reverse_order_each_game: bool = False
     double_seq3_may_lead: bool = True
     pass_locks_out: bool = True
-    chop_after_pass: bool = True
+    chop_after_pass: ChopAfterPass = "pairs"
     bombs_need_chop_context: bool = False
     chop_table: ChopTable = "default"
     end: Literal["to_last", "first_out"] = "to_last"
@@ -63,21 +101,27 @@ class Rules(BaseModel):
     scoring: Literal["places", "loser_pays", "cards_left", "pot"] = "places"
     chop_bonus: bool = False
     deuce_penalty: bool = False
-    card_exchange: bool = False
+    card_exchange: CardExchange = "off"
     three_player_17: bool = False
+    double_quad: bool = False
+    """Two quads of consecutive ranks (no 2s) are a bomb: it beats 2s (not four 2s), any quad and
+    three to five consecutive pairs, and only a higher double quad beats it."""
+    cong: bool = False
+    """"Cóng": when the first player goes out, those who have not played a card are frozen: they
+    take the last places at once and every payment they make is doubled."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "southern": {},
         "pagat": {
             "chop_table": "narrow",
-            "chop_after_pass": False,
+            "chop_after_pass": "off",
             "end": "first_out",
             "scoring": "cards_left",
             "instant_wins": False,
         },
         "vc": {
             "chop_table": "narrow",
-            "chop_after_pass": False,
+            "chop_after_pass": "off",
             "scoring": "loser_pays",
             "instant_wins": False,
         },
@@ -85,7 +129,7 @@ class Rules(BaseModel):
             "suit_order": (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES),
             "first_lead": "any",
             "chop_table": "online",
-            "chop_after_pass": True,
+            "chop_after_pass": "pairs",
             "double_seq3_may_lead": False,
             "end": "first_out",
             "scoring": "pot",
@@ -95,6 +139,16 @@ class Rules(BaseModel):
             "reverse_order_each_game": True,
         },
     }
+
+    @field_validator("chop_after_pass", mode="before")
+    @classmethod
+    def _parse_chop_after_pass(cls, value: object) -> object:
+        return _old_switch(value, "pairs")
+
+    @field_validator("card_exchange", mode="before")
+    @classmethod
+    def _parse_card_exchange(cls, value: object) -> object:
+        return _old_switch(value, "san_jose")
 
     @field_validator("suit_order", mode="before")
     @classmethod
@@ -174,7 +228,14 @@ class Rules(BaseModel):
             ("Reverse play order each game", on[self.reverse_order_each_game]),
             ("Three consecutive pairs may lead", on[self.double_seq3_may_lead]),
             ("Passing locks you out of the trick", on[self.pass_locks_out]),
-            ("Chop with 4+ pairs after passing", on[self.chop_after_pass]),
+            (
+                "Chop out of turn (after passing)",
+                {
+                    "off": "off",
+                    "pairs": "with 4+ consecutive pairs, on 2s",
+                    "any_bomb": "with any bomb that beats 2s or their chopper",
+                }[self.chop_after_pass],
+            ),
             ("Bomb on bomb needs a chopped 2", on[self.bombs_need_chop_context]),
             ("Chop table", chop[self.chop_table]),
             (
@@ -195,6 +256,16 @@ class Rules(BaseModel):
             ),
             ("Chop bonus", on[self.chop_bonus]),
             ("Penalty for 2s and bombs left", on[self.deuce_penalty]),
-            ("Card exchange between games", on[self.card_exchange]),
+            (
+                "Card exchange between games",
+                {
+                    "off": "off",
+                    "san_jose": "San Jose: losers give their highest, winners give back",
+                    "tribute": "tribute: losers give their two highest, nothing back",
+                }[self.card_exchange],
+            ),
             ("17 cards each with 3 players", on[self.three_player_17]),
+            ("Two consecutive quads are a bomb", on[self.double_quad]),
+            ("Cóng: players without a play when someone goes out pay double",
+             on[self.cong]),
         ]

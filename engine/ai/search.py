@@ -148,7 +148,7 @@ def history(
                 out.append(Decision(e.seat, table, owner, chop_ctx, tuple(counts), played, mask))
                 before.append(by_seat[e.seat])
             first = False
-            kind = classify_mask(mask)
+            kind = classify_mask(mask, rules.double_quad)
             if kind is None:
                 continue
             table = Combo(kind, mask, layout)

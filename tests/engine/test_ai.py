@@ -35,7 +35,7 @@ def _play(game: Game, levels: list[str], seed: int, budget_ms: int | None = None
         else:
             assert game.can_play(seat, cards), (levels[seat], cards)
             game.play(seat, cards)
-        if game.rules.chop_after_pass and not game.is_over:
+        if game.rules.chop_after_pass != "off" and not game.is_over:
             for other in game.has_out_of_turn_chop():
                 chop = decide(game, other, levels[other], seed=seed, budget_ms=budget_ms)
                 if chop is not None:
