@@ -21,7 +21,7 @@ from engine.ai.planner import S1, split_mask
 from engine.ai.search import DEFAULT_BUDGET_MS, expert_choice
 from engine.cards import Card
 from engine.combos import Combo
-from engine.events import Exchanged
+from engine.events import Exchanged, Played
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -58,6 +58,9 @@ def _ctx(obs: Observation) -> Ctx:
         opponents=opponents,
         rules=obs.rules,
         layout=obs.layout,
+        fresh=obs.rules.cong and not any(
+            isinstance(e, Played) and e.seat == seat for e in obs.log
+        ),
     )
 
 

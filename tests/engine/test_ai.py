@@ -327,3 +327,70 @@ def test_match_shortcuts_agree_with_the_full_hard_model() -> None:
                 assert got == reference(d, hand, obs.rules)
                 checked[got] += 1
     assert checked[True] > 0 and checked[False] > 1000
+
+
+# ---------------------------------------------------------------- the options double_quad,
+# chop_after_pass = "any_bomb", cong and card_exchange = "tribute"
+
+OPTION_RULES = {
+    "double_quad": Rules(double_quad=True),
+    "any_bomb": Rules(chop_after_pass="any_bomb"),
+    "cong": Rules(cong=True),
+    "tribute": Rules(card_exchange="tribute"),
+    "all": Rules.preset("online").model_copy(update={
+        "double_quad": True, "chop_after_pass": "any_bomb", "cong": True,
+        "card_exchange": "tribute"}),
+}
+DQ_CARDS = "7S 7C 7D 7H 8S 8C 8D 8H"
+
+
+@pytest.mark.parametrize("option", list(OPTION_RULES))
+def test_levels_play_legally_with_each_new_option(option: str) -> None:
+    rules = OPTION_RULES[option]
+    rng = random.Random(option)
+    for i in range(8):
+        n = rng.choice([4, 4, 5])
+        levels = [rng.choice(["easy", "normal", "hard"]) for _ in range(n)]
+        game = _play(Game.new(rules, n, seed=rng.randrange(10**9)), levels, seed=i)
+        _play(game.next_game(seed=i), levels, seed=i)  # the exchange, when on
+    _play(Game.new(rules, 4, seed=5), ["expert", "hard", "normal", "easy"], seed=5, budget_ms=2)
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_strong_levels_chop_2s_with_a_double_quad_and_lead_it_out(level: str) -> None:
+    # under the narrow chop table only four consecutive pairs, or the double quad, beat two 2s
+    rules = Rules.preset("vc").model_copy(update={"double_quad": True})
+    game = Game.new(rules, 3, hands=["2D 2H 3S 4S", DQ_CARDS + " 5S", "6S 9H"], leader=0)
+    game.play(0, "2D 2H")
+    cards = decide(game, 1, level, seed=1, budget_ms=5)
+    assert cards is not None and " ".join(c.code for c in cards) == DQ_CARDS
+    out = Game.new(rules, 2, hands=[DQ_CARDS, "3S 4D"], leader=0)
+    cards = decide(out, 0, level, seed=1, budget_ms=5)
+    assert cards is not None and len(cards) == 8  # the whole hand at once, not a quad
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_strong_levels_bomb_out_of_turn_with_any_bomb(level: str) -> None:
+    rules = Rules(instant_wins=False, chop_after_pass="any_bomb")
+    hands = ["2S 3S", "4S 5C 3C", "9S 9C 9D 9H 3D 6H", "JS QC 3H"]
+    game = Game.new(rules, 4, hands=hands, leader=0)
+    game.play(0, "2S")
+    assert game.current == 1
+    cards = decide(game, 2, level, seed=1, budget_ms=5)  # not seat 2's turn
+    assert cards is not None and " ".join(c.code for c in cards) == "9S 9C 9D 9H"
+    assert game.can_play(2, cards)
+    plain = Game.new(rules.model_copy(update={"chop_after_pass": "pairs"}), 4, hands=hands,
+                     leader=0)
+    plain.play(0, "2S")
+    assert decide(plain, 2, level, seed=1, budget_ms=5) is None
+
+
+def test_hard_answers_rather_than_risk_being_frozen() -> None:
+    hands = ["KS 4H 4D 8H 8D", "2S 5C 6C 7C 9C JC QC", "3H 3D 6D 7D 9H 10H"]
+    plain = Game.new(Rules(instant_wins=False), 3, hands=hands, leader=0)
+    plain.play(0, "KS")
+    assert decide(plain, 1, "hard") is None  # keeps its 2 for later
+    cong = Game.new(Rules(instant_wins=False, cong=True), 3, hands=hands, leader=0)
+    cong.play(0, "KS")
+    cards = decide(cong, 1, "hard")
+    assert cards is not None and [c.code for c in cards] == ["2S"]
