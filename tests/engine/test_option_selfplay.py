@@ -89,7 +89,7 @@ def _check_outcome(game: Game, rng: random.Random, replay: bool) -> None:
         assert out.places[n - len(out.frozen) :] == out.frozen
         played = {e.seat for e in game.events if isinstance(e, Played)}
         assert not played & set(out.frozen)
-        assert [e for e in game.events if isinstance(e, Frozen)][0].seats == out.frozen
+        assert next(e for e in game.events if isinstance(e, Frozen)).seats == out.frozen
     stake = rng.choice([1, 3, 10])
     balances: list[int | None] = [
         None if rng.random() < 0.1 else rng.randrange(0, 6 * stake) for _ in range(n)
@@ -173,7 +173,9 @@ def test_chips_conserved_with_every_option_on() -> None:
         })
         n = rng.choice([2, 3, 4, 4, 5, 6])
         roll = rng.random()
-        hands = _rigged_hands(rng, n) if roll < 0.4 else _short_hands(rng, n) if roll < 0.7 else None
+        hands = (
+            _rigged_hands(rng, n) if roll < 0.4 else _short_hands(rng, n) if roll < 0.7 else None
+        )
         first = _play(Game.new(rules, n, hands=hands, seed=i), rng)
         _check_outcome(first, rng, replay=i % 25 == 0)
         second = _play(first.next_game(seed=i), rng)
