@@ -1,9 +1,12 @@
 """A terminal table: one person against computer players, for trying rules without Discord.
 
-    python -m bot play [--rules PRESET] [--players N] [--level LEVEL] [--seed SEED]
+    python -m bot play [--rules PRESET] [--set OPTION=VALUE ...] [--players N] [--level LEVEL]
+                       [--seed SEED]
 
 Shows your hand and the table, reads plays typed in card notation (``3S 4S 5S``, ``pass``, ``hint``,
-``quit``), explains a refused play, and ends with the places and the chip result.
+``quit``), explains a refused play, and ends with the places and the chip result. Whenever the rules
+let you chop out of turn (2s on the table, ``chop_after_pass``), you are asked first: type the bomb,
+or an empty line to let play go on.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import TextIO
 from engine import Game, Rules, TienLenError, format_cards, parse_cards
 from engine.ai import LEVELS, choose_returns, decide, hint, observe
 from engine.arena import chips_for
-from engine.events import Chopped, Event, Passed, Played, TrickWon, WentOut
+from engine.events import Chopped, Event, Frozen, Passed, Played, TrickWon, WentOut
 
 __all__ = ["main", "run_table"]
 
@@ -39,6 +42,9 @@ def _describe(event: Event) -> str | None:
         return f"-- {_name(event.seat)} won the trick"
     if isinstance(event, WentOut):
         return f"** {_name(event.seat)} went out, place {event.place}"
+    if isinstance(event, Frozen):
+        who = ", ".join(_name(s) for s in event.seats)
+        return f"** Cóng: {who} never played a card and take the last places (payments doubled)"
     return None
 
 
@@ -50,14 +56,23 @@ def run_table(
     seed: int | None = None,
     read: Callable[[], str | None],
     out: TextIO,
+    game: Game | None = None,
 ) -> int:
-    """Play one game; ``read`` returns the next input line (``None`` at end of input)."""
-    game = Game.new(rules, players, seed=seed)
+    """Play one game; ``read`` returns the next input line (``None`` at end of input).
+
+    ``game``: a game already dealt (and perhaps begun) to play on instead of a new deal.
+    """
+    if game is None:
+        game = Game.new(rules, players, seed=seed)
+    else:
+        rules, players = game.rules, game.seat_count
     say: Callable[[str], None] = lambda text: print(text, file=out)  # noqa: E731
     say(f"Tiến Lên — {players} players, rules {rules.preset_name() or 'custom'}, bots: {level}")
     say("You are seat 0. Type cards like '3S 4S 5S', 'pass', 'hint' or 'quit'.")
     shown = 0
     step = 0
+    declined: object = None  # the table play you let go by without chopping it
+    bots_checked = -1  # the game version at which the bots were offered theirs
 
     def flush() -> None:
         nonlocal shown
@@ -76,6 +91,33 @@ def run_table(
         flush()
         seat = game.current
         assert seat is not None
+        chops = game.legal_plays(HUMAN) if seat != HUMAN else []
+        if chops and declined != (game.trick, game.last_play_seat, game.table):
+            say("")
+            say(f"Table: {game.table.describe() if game.table is not None else ''}")
+            say(f"Your hand: {format_cards(game.hand(HUMAN))}")
+            say("You may chop out of turn with: " + "; ".join(str(c) for c in chops))
+            say("Type the cards, or an empty line to let play go on.")
+            line = read()
+            if line is None:
+                say("End of input: leaving the table.")
+                return 1
+            text = line.strip()
+            if text.lower() in {"quit", "exit", "q"}:
+                say("You left the table.")
+                return 1
+            if not text or text.lower() in {"pass", "p", "no", "n"}:
+                declined = (game.trick, game.last_play_seat, game.table)
+                continue
+            try:
+                game.play(HUMAN, parse_cards(text))
+            except TienLenError as error:
+                say(f"Refused: {error}")
+            continue
+        if bots_checked != game.version:
+            bots_checked = game.version
+            if _bot_chops(game, level):
+                continue
         if seat != HUMAN:
             step += 1
             cards = decide(game, seat, level, seed=None if seed is None else seed * 1000 + step)
@@ -83,7 +125,6 @@ def run_table(
                 game.pass_turn(seat)
             else:
                 game.play(seat, cards)
-            _bot_chops(game, level)
             continue
         counts = ", ".join(f"{_name(s)}: {c}" for s, c in enumerate(game.card_counts))
         say("")
@@ -114,7 +155,6 @@ def run_table(
         except TienLenError as error:
             say(f"Refused: {error}")
             continue
-        _bot_chops(game, level)
     flush()
     outcome = game.outcome
     assert outcome is not None
@@ -126,17 +166,18 @@ def run_table(
     return 0
 
 
-def _bot_chops(game: Game, level: str) -> None:
-    """Let computer players chop out of turn when the rules allow it."""
-    if game.is_over or game.table is None or not game.rules.chop_after_pass:
-        return
+def _bot_chops(game: Game, level: str) -> bool:
+    """Let computer players chop out of turn when the rules allow it; whether one did."""
+    if game.is_over or game.table is None or game.rules.chop_after_pass == "off":
+        return False
     for other in game.has_out_of_turn_chop():
         if other == HUMAN:
             continue
         cards = decide(game, other, level)
         if cards is not None:
             game.play(other, cards)
-            return
+            return True
+    return False
 
 
 def main(argv: list[str]) -> int:
@@ -144,12 +185,16 @@ def main(argv: list[str]) -> int:
                                      description="Play Tiến Lên in the terminal.")
     parser.add_argument("--rules", default="southern", help="preset: " + ", ".join(
         Rules.preset_names()))
+    parser.add_argument("--set", dest="options", action="append", default=[],
+                        metavar="OPTION=VALUE",
+                        help="change one rule option of the preset, e.g. --set cong=true "
+                             "--set chop_after_pass=any_bomb (repeatable)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--level", default="normal", choices=LEVELS)
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args(argv)
     try:
-        rules = Rules.preset(args.rules)
+        rules = Rules.preset(args.rules).with_options(args.options)
     except ValueError as error:
         parser.error(str(error))
     if not 2 <= args.players <= 8:

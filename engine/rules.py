@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, field_serializer, field_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, field_validator
 
 from engine.cards import Layout, Suit, layout_for
 
@@ -202,6 +202,27 @@ class Rules(BaseModel):
         if update:
             data.update(update)
         return self.model_validate(data)
+
+    def with_options(self, assignments: Iterable[str]) -> Rules:
+        """A copy with options changed by ``name=value`` texts (``cong=true``,
+        ``card_exchange=tribute``); raises ``ValueError`` with a short message naming the option."""
+        update: dict[str, str] = {}
+        for part in assignments:
+            name, sep, value = part.partition("=")
+            name, value = name.strip(), value.strip()
+            if not sep or not name or not value:
+                raise ValueError(f"write each option as name=value; {part!r} is not")
+            if name not in type(self).model_fields:
+                raise ValueError(
+                    f"there is no rule option {name!r}; options: {', '.join(self.model_fields)}"
+                )
+            update[name] = value
+        try:
+            return self.model_copy(update=update)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(x) for x in first.get("loc", ())) or "options"
+            raise ValueError(f"option {where}: {first.get('msg', 'bad value')}") from None
 
     @property
     def layout(self) -> Layout:
