@@ -102,11 +102,13 @@ def test_you_are_offered_an_out_of_turn_bomb() -> None:
 def test_you_may_let_the_chop_go_and_no_offer_without_the_rule() -> None:
     game = _chop_game("any_bomb")
     code, text = _run(game, ["", "quit"])
+    assert code == 1
     assert text.count("You may chop out of turn") == 1  # asked once per play on the table
     assert "Bot 2 passed" in text or "Bot 2 played" in text
     game = _chop_game("pairs")  # a quad is no out-of-turn chop under "pairs"
     code, text = _run(game, ["quit"])
     assert "chop out of turn" not in text
+    assert code == 1
 
 
 def test_play_takes_rule_options(monkeypatch: object) -> None:
