@@ -73,7 +73,7 @@ def test_terminal_main_quits_and_rejects_bad_options(monkeypatch: object) -> Non
 
 def _chop_game(chop_after_pass: str) -> Game:
     """Seat 1 has just led a 2; it is seat 2's (a computer's) turn; you (seat 0) hold a quad."""
-    rules = Rules(instant_wins=False, chop_after_pass=chop_after_pass)  # type: ignore[arg-type]
+    rules = Rules(instant_wins=False, chop_after_pass=chop_after_pass)
     hands = ["9S 9C 9D 9H 4S", "2S 5S", "6S 7S", "8S 10S"]
     game = Game.new(rules, 4, hands=hands, leader=1)
     game.play(1, "2S")
