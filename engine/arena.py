@@ -1,17 +1,21 @@
 """Pit computer players against each other: ``python -m engine.arena``.
 
     python -m engine.arena --seats expert,hard,hard,hard --games 2000 --rules southern --seed 1
+    python -m engine.arena --seats hard,normal,normal,normal --rules southern --set cong=true
 
 Game ``i`` is dealt from seed ``(seed, i)`` and rotates the players by ``i`` seats, so every player
-sits in every seat equally often. Games run in parallel processes. For each player the arena
-prints its first-place share, mean place and mean chips per game under the rules' scoring (stake
-1), each with a 95% confidence interval, and the mean and 95th percentile of its decision time.
+sits in every seat equally often. ``--set OPTION=VALUE`` changes single rule options of the preset;
+with a card exchange (4+ players) every game is dealt as a later game at its table, after a seeded
+random result, so the exchange happens each time. Games run in parallel processes. For each player
+the arena prints its first-place share, mean place and mean chips per game under the rules'
+scoring (stake 1), each with a 95% confidence interval, and the mean and 95th percentile of its decision time.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -22,7 +26,7 @@ from engine.ai import LEVELS, choose_returns, decide
 from engine.game import Game
 from engine.rules import Rules
 
-__all__ = ["ArenaResult", "PlayerStats", "chips_for", "main", "play_game", "run_arena"]
+__all__ = ["ArenaResult", "PlayerStats", "chips_for", "deal", "main", "play_game", "run_arena"]
 
 
 def chips_for(game: Game) -> list[float]:
@@ -77,6 +81,18 @@ def _scheme_chips(game: Game) -> list[float]:
     return out
 
 
+def deal(rules: Rules, n: int, seed: int) -> Game:
+    """The arena's deal for game seed ``seed``. With a card exchange (4+ players) it is dealt as a
+    later game at a table whose last result is a seeded permutation of the seats, so the exchange
+    (and the winner's lead) happen in every game."""
+    if rules.card_exchange != "off" and n >= 4:
+        previous = list(range(n))
+        random.Random(seed).shuffle(previous)
+        return Game.new(rules, n, seed=seed, first_game=False, previous_places=previous,
+                        leader=previous[0] if rules.winner_leads_next else None)
+    return Game.new(rules, n, seed=seed)
+
+
 @dataclass
 class GameRecord:
     places: list[int]  # per player index: 1 = first
@@ -99,7 +115,7 @@ def play_game(
         s = (p + rotation) % n
         seat_level[s] = levels[p]
         player_of[s] = p
-    game = Game.new(rules, n, seed=seed)
+    game = deal(rules, n, seed)
     times: list[list[float]] = [[] for _ in range(n)]
     step = 0
     while game.phase == "exchange":
@@ -236,6 +252,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="comma-separated levels, one per player (2 to 8)")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rules", default="southern", help="preset name")
+    parser.add_argument("--set", dest="options", action="append", default=[],
+                        metavar="OPTION=VALUE",
+                        help="change one rule option of the preset, e.g. --set cong=true "
+                             "--set card_exchange=tribute (repeatable)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--budget-ms", type=int, default=None,
@@ -245,11 +265,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 2 <= len(levels) <= 8:
         parser.error("between 2 and 8 seats")
     try:
-        rules = Rules.preset(args.rules)
+        rules = Rules.preset(args.rules).with_options(args.options)
         result = run_arena(levels, args.games, rules, args.seed, args.workers, args.budget_ms)
     except ValueError as error:
         parser.error(str(error))
-    print(f"rules {args.rules}, seats {','.join(levels)}, seed {args.seed}")
+    changed = f" ({' '.join(args.options)})" if args.options else ""
+    print(f"rules {args.rules}{changed}, seats {','.join(levels)}, seed {args.seed}")
     print(result.table())
     return 0
 

@@ -394,3 +394,32 @@ def test_hard_answers_rather_than_risk_being_frozen() -> None:
     cong.play(0, "KS")
     cards = decide(cong, 1, "hard")
     assert cards is not None and [c.code for c in cards] == ["2S"]
+
+
+def test_arena_takes_rule_options(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.arena import main as arena_main
+
+    args = ["--seats", "hard,normal,normal,easy", "--games", "8", "--workers", "1",
+            "--set", "cong=true", "--set", "card_exchange=tribute", "--set", "double_quad=on"]
+    assert arena_main(args) == 0
+    out = capsys.readouterr().out
+    assert "rules southern (cong=true card_exchange=tribute double_quad=on)" in out
+    assert "8 games" in out
+    with pytest.raises(SystemExit) as stop:
+        arena_main(["--set", "cong=maybe"])
+    assert stop.value.code == 2
+    assert "option cong" in capsys.readouterr().err
+
+
+def test_arena_deals_exchange_games_after_a_seeded_result() -> None:
+    from engine.arena import deal
+    from engine.events import Exchanged
+
+    rules = Rules(card_exchange="tribute", instant_wins=False)
+    game = deal(rules, 4, seed=3)
+    gifts = [e for e in game.events if isinstance(e, Exchanged)]
+    assert len(gifts) == 2 and all(len(e.cards) == 2 for e in gifts)
+    assert not game.first_game
+    assert [e for e in deal(rules, 3, seed=3).events if isinstance(e, Exchanged)] == []
+    record = play_game(["normal"] * 4, rules, seed=3, rotation=0)
+    assert sorted(record.places) == [1, 2, 3, 4]
