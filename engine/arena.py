@@ -8,7 +8,8 @@ sits in every seat equally often. ``--set OPTION=VALUE`` changes single rule opt
 with a card exchange (4+ players) every game is dealt as a later game at its table, after a seeded
 random result, so the exchange happens each time. Games run in parallel processes. For each player
 the arena prints its first-place share, mean place and mean chips per game under the rules'
-scoring (stake 1), each with a 95% confidence interval, and the mean and 95th percentile of its decision time.
+scoring (stake 1), each with a 95% confidence interval, and the mean and 95th percentile of its
+decision time.
 """
 
 from __future__ import annotations
