@@ -45,7 +45,10 @@ def _ctx(obs: Observation) -> Ctx:
     n, d = obs.players, obs.direction
     seat = obs.seat
     counts = obs.counts
-    opponents = [s for s in ((seat + d * i) % n for i in range(1, n)) if counts[s]]
+    frozen = obs.frozen
+    opponents = [
+        s for s in ((seat + d * i) % n for i in range(1, n)) if counts[s] and s not in frozen
+    ]
     hand = obs.hand_mask
     return Ctx(
         seat=seat,

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import Game, Rules
+from engine import Game, Rules, classify, parse_cards
 from engine.ai import LEVELS, choose, choose_returns, decide, decide_json, hint, observe
 from engine.arena import play_game, run_arena
 from engine.events import Played
@@ -423,3 +423,25 @@ def test_arena_deals_exchange_games_after_a_seeded_result() -> None:
     assert [e for e in deal(rules, 3, seed=3).events if isinstance(e, Exchanged)] == []
     record = play_game(["normal"] * 4, rules, seed=3, rotation=0)
     assert sorted(record.places) == [1, 2, 3, 4]
+
+
+def test_rollouts_freeze_the_seats_that_never_played_under_cong() -> None:
+    from engine.ai.core import full_mask
+    from engine.ai.sim import Sim, utility
+
+    rules = Rules(cong=True, instant_wins=False)
+    layout = rules.layout
+    hands = [layout.to_mask(parse_cards(h), 1) for h in ("3S", "4S 5S", "6S 7S", "8S 9S")]
+    sim = Sim(hands=hands, table=None, owner=None, chop_ctx=False, passed=set(), cur=0,
+              finished=[], played=0, direction=1, rules=rules, full=full_mask(1),
+              started={0, 1})
+    lead = classify("3S", rules)
+    assert lead is not None
+    sim.act(0, lead)
+    assert sim.over and sim.frozen == [2, 3]
+    assert [utility(sim, s) for s in range(4)] == [2.0, 1.0, -2.0, -4.0]  # frozen pay double
+    # unmodelled (no ``started``): nobody is frozen and the game goes on
+    plain = Sim(hands=list(hands), table=None, owner=None, chop_ctx=False, passed=set(), cur=0,
+                finished=[], played=0, direction=1, rules=rules, full=full_mask(1))
+    plain.act(0, lead)
+    assert not plain.over and plain.frozen == []
