@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Self, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, field_validator
 
@@ -212,9 +212,10 @@ class Rules(BaseModel):
             name, value = name.strip(), value.strip()
             if not sep or not name or not value:
                 raise ValueError(f"write each option as name=value; {part!r} is not")
-            if name not in type(self).model_fields:
+            fields = type(self).model_fields
+            if name not in fields:
                 raise ValueError(
-                    f"there is no rule option {name!r}; options: {', '.join(self.model_fields)}"
+                    f"there is no rule option {name!r}; options: {', '.join(fields)}"
                 )
             update[name] = value
         try:
@@ -223,6 +224,43 @@ class Rules(BaseModel):
             first = error.errors()[0]
             where = ".".join(str(x) for x in first.get("loc", ())) or "options"
             raise ValueError(f"option {where}: {first.get('msg', 'bad value')}") from None
+
+    @classmethod
+    def option_values(cls) -> dict[str, tuple[str, ...]]:
+        """Every option and the values it takes as text (``on``/``off`` for a switch; two
+        examples for ``suit_order``), in the model's order: for completions and help."""
+        out: dict[str, tuple[str, ...]] = {}
+        for name, info in cls.model_fields.items():
+            kind = info.annotation
+            if kind is bool:
+                out[name] = ("on", "off")
+            elif get_origin(kind) is Literal:
+                out[name] = tuple(str(v) for v in get_args(kind))
+            elif name == "suit_order":
+                out[name] = ("SCDH", "HDCS")
+            else:  # pragma: no cover - every option is one of the above
+                out[name] = ()
+        return out
+
+    @classmethod
+    def option_completions(cls, text: str, limit: int = 25) -> list[str]:
+        """Completions of an options text such as ``"cong=on card_exch"``: the words typed so
+        far are kept and the last one is completed: to ``name=value`` for each value once the
+        name is known (one option starts so, or ``=`` was typed), otherwise to ``name=``."""
+        head, _, last = text.rpartition(" ")
+        prefix = f"{head} " if head.strip() else ""
+        values = cls.option_values()
+        name, sep, value = last.partition("=")
+        if sep:
+            words = [f"{name}={v}" for v in values.get(name, ()) if v.startswith(value.lower())]
+        else:
+            typed = {w.partition("=")[0] for w in head.split()}
+            names = [n for n in values if n.startswith(name.lower()) and n not in typed]
+            if len(names) == 1:
+                words = [f"{names[0]}={v}" for v in values[names[0]]]
+            else:
+                words = [f"{n}=" for n in names]
+        return [prefix + w for w in words][:limit]
 
     @property
     def layout(self) -> Layout:

@@ -404,3 +404,42 @@ def test_san_jose_with_five_players() -> None:
     game.return_cards(1, "3C")
     assert game.phase == "play"
     assert game.card_counts == [3, 3, 3, 3, 3]
+
+
+# ---------------------------------------------------------------------------- option texts
+
+
+def test_every_option_lists_its_values_and_describes_itself() -> None:
+    values = Rules.option_values()
+    assert list(values) == list(Rules.model_fields)
+    assert values["chop_after_pass"] == ("off", "pairs", "any_bomb")
+    assert values["card_exchange"] == ("off", "san_jose", "tribute")
+    assert values["double_quad"] == values["cong"] == ("on", "off")
+    for name, texts in values.items():  # every listed value is accepted
+        for text in texts:
+            Rules().with_options([f"{name}={text}"])
+    labels = dict(Rules(double_quad=True, cong=True, chop_after_pass="any_bomb",
+                        card_exchange="tribute").describe())
+    assert labels["Two consecutive quads are a bomb"] == "on"
+    assert labels["Chop out of turn (after passing)"].startswith("with any bomb")
+    assert labels["Card exchange between games"].startswith("tribute")
+    assert len(Rules().describe()) == len(Rules.model_fields)
+
+
+def test_option_texts_and_completions() -> None:
+    rules = Rules().with_options(["cong=on", "card_exchange=tribute", "chop_after_pass=any_bomb"])
+    assert (rules.cong, rules.card_exchange, rules.chop_after_pass) == (True, "tribute", "any_bomb")
+    with pytest.raises(ValueError, match="no rule option 'cnog'"):
+        Rules().with_options(["cnog=on"])
+    with pytest.raises(ValueError, match="name=value"):
+        Rules().with_options(["cong"])
+    with pytest.raises(ValueError, match="option card_exchange"):
+        Rules().with_options(["card_exchange=sometimes"])
+    assert Rules.option_completions("cong=on card_ex") == [
+        "cong=on card_exchange=off", "cong=on card_exchange=san_jose",
+        "cong=on card_exchange=tribute"]
+    assert Rules.option_completions("chop_") == [
+        "chop_after_pass=", "chop_table=", "chop_bonus="]
+    assert Rules.option_completions("chop_after_pass=a") == ["chop_after_pass=any_bomb"]
+    assert len(Rules.option_completions("")) == len(Rules.model_fields)
+    assert "cong=" not in Rules.option_completions("cong=on ")  # already given
