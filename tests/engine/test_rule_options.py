@@ -443,3 +443,20 @@ def test_option_texts_and_completions() -> None:
     assert Rules.option_completions("chop_after_pass=a") == ["chop_after_pass=any_bomb"]
     assert len(Rules.option_completions("")) == len(Rules.model_fields)
     assert "cong=" not in Rules.option_completions("cong=on ")  # already given
+
+
+def test_a_double_quad_out_of_turn_only_with_any_bomb() -> None:
+    hands = ["2D 2H 3S", "9S 10S", DQ_CARDS + " 4S", "JS QS"]
+    for value, allowed in (("pairs", False), ("any_bomb", True)):
+        rules = DQ.model_copy(update={"chop_after_pass": value})
+        game = Game.new(rules, 4, hands=hands, leader=0)
+        game.play(0, "2D 2H")
+        assert game.current == 1
+        # seat 2 holds a double quad, the only answer to a pair of 2s it has
+        assert bool(game.legal_plays(2)) is allowed
+        if allowed:
+            events = game.play(2, DQ_CARDS)
+            assert isinstance(events[0], Played) and events[0].out_of_turn
+            assert game.current == 3
+        else:
+            unchanged(game, lambda g=game: g.play(2, DQ_CARDS), NotYourTurn)
