@@ -5,7 +5,7 @@ from engine.combos import Combo, ComboKind, can_beat, classify
 from engine.errors import (
     CannotPassOnLead,
     CardsNotInHand,
-    GameOver,
+    GameFinished,
     IllegalPlay,
     InvalidCards,
     MustIncludeCard,
@@ -21,6 +21,7 @@ from engine.events import (
     Event,
     Exchanged,
     Frozen,
+    GameOver,
     InstantWin,
     Passed,
     Played,
@@ -28,8 +29,8 @@ from engine.events import (
     WentOut,
     event_from_dict,
 )
-from engine.events import GameOver as GameOverEvent
 from engine.game import Game, Phase
+from engine.level import Level
 from engine.outcome import InstantWinKind, Outcome, Termination, instant_win_of
 from engine.rules import Rules
 from engine.settle import Settlement, Transfer, settle  # the function shadows the module name
@@ -46,12 +47,13 @@ __all__ = [
     "Exchanged",
     "Frozen",
     "Game",
+    "GameFinished",
     "GameOver",
-    "GameOverEvent",
     "IllegalPlay",
     "InstantWin",
     "InstantWinKind",
     "InvalidCards",
+    "Level",
     "MustIncludeCard",
     "NotACombination",
     "NotYourTurn",

@@ -28,7 +28,7 @@ from engine.combos import (
 from engine.errors import (
     CannotPassOnLead,
     CardsNotInHand,
-    GameOver,
+    GameFinished,
     IllegalPlay,
     InvalidCards,
     MustIncludeCard,
@@ -44,6 +44,7 @@ from engine.events import (
     Event,
     Exchanged,
     Frozen,
+    GameOver,
     InstantWin,
     Passed,
     Played,
@@ -51,7 +52,6 @@ from engine.events import (
     WentOut,
     event_from_dict,
 )
-from engine.events import GameOver as GameOverEvent
 from engine.outcome import InstantWinKind, Outcome, Termination, instant_win_of
 from engine.rules import Rules
 
@@ -349,6 +349,16 @@ class Game:
         return self._layout.card_at[(m.bit_length() - 1) >> 1] if m else None
 
     @property
+    def actor(self) -> int | None:
+        """The seat expected to act now: during the exchange, the first seat that still owes
+        cards back; in play, the current seat; ``None`` when nobody is (the game is over)."""
+        if self.phase is Phase.EXCHANGE:
+            return next((s for s, n in self._pending.items() if n), None)
+        if self.phase is Phase.OVER:
+            return None
+        return self.current
+
+    @property
     def pending_returns(self) -> dict[int, int]:
         """During the exchange phase: how many cards each seat must still give back."""
         return dict(self._pending)
@@ -627,7 +637,7 @@ class Game:
                 instant: InstantWinKind | None = None) -> None:
         self.phase = Phase.OVER
         self.current = None
-        self.events.append(GameOverEvent(tuple(places), reason))
+        self.events.append(GameOver(tuple(places), reason))
         self.outcome = Outcome(
             places=tuple(places),
             reason=reason,
@@ -676,7 +686,7 @@ class Game:
     def verify_return(self, seat: int, cards: CardsLike) -> int:
         """Raise if the seat may not give these cards back now; else their count mask."""
         if self.phase is Phase.OVER:
-            raise GameOver("the game is over")
+            raise GameFinished("the game is over")
         if self.phase is not Phase.EXCHANGE:
             raise WrongPhase("cards are only given back before play starts")
         self._check_seat(seat)
@@ -714,7 +724,7 @@ class Game:
 
     def _check_phase(self) -> None:
         if self.phase is Phase.OVER:
-            raise GameOver("the game is over")
+            raise GameFinished("the game is over")
         if self.phase is Phase.EXCHANGE:
             raise WrongPhase("cards are being exchanged; play starts when that is done")
 

@@ -93,8 +93,8 @@ def test_you_are_offered_an_out_of_turn_bomb() -> None:
     code, text = _run(game, ["9S 9C", "9S 9C 9D 9H", "4S"])
     assert "You may chop out of turn with: 9♠ 9♣ 9♦ 9♥" in text
     assert "Refused:" in text  # two 9s are no chop
-    assert "You played 9♠ 9♣ 9♦ 9♥ out of turn" in text
-    assert "You chopped Bot 1's 2♠" in text
+    assert "You played 9♠ 9♣ 9♦ 9♥ (out of turn)" in text
+    assert "You chopped Bot 1!" in text
     assert code == 0 and game.is_over
     assert game.outcome is not None and game.outcome.places[0] == HUMAN
 
