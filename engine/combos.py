@@ -118,10 +118,6 @@ class Combo(tuple[ComboKind, int, Layout]):
         return tuple(self[2].cards(self[1]))
 
     @property
-    def top_index(self) -> int:
-        return (self[1].bit_length() - 1) >> 1
-
-    @property
     def top(self) -> Card:
         """The highest card (rank, then suit under the rule set's order)."""
         return self[2].card_at[(self[1].bit_length() - 1) >> 1]
@@ -352,11 +348,6 @@ def double_quads(hand: int, layout: Layout, above: int = -1) -> list[Combo]:
                         out.append(new(Combo, (DOUBLE_QUAD, a | q, layout)))
         lower = quads
     return out
-
-
-def is_chop(kind: ComboKind, table: Combo | None) -> bool:
-    """Whether playing a ``kind`` on ``table`` is a chop: a bomb played on 2s or on a bomb."""
-    return table is not None and kind.is_bomb and (table[0].is_bomb or table.is_twos)
 
 
 # --------------------------------------------------------------------------- generation

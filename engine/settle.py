@@ -1,9 +1,10 @@
-"""Who pays whom at the end of a game. Pure: reads a game's outcome and log, no I/O.
+"""Who pays whom at the end of a game (docs/RULES_ENGINE.md, "Stakes"). Pure: reads a game's
+outcome and log, no I/O.
 
 ``settle(outcome, log, stake, balances)`` returns a :class:`Settlement`: one :class:`Transfer` per
 payer, payee and reason, each with what was ``owed`` and what is ``paid``.
 
-Choices this module makes (where the rules leave them open):
+Choices this module makes where the rules leave room:
 
 * **Units and rounding.** Obligations are added up exactly in units (fractions: a black 2 left in
   hand is ½ unit) per payer, payee and reason; the chips owed are ``floor(units × stake)``. Half a

@@ -151,16 +151,6 @@ def struct_mask(hand: int, s: Struct) -> int:
     return mask
 
 
-def _struct_of(kind: ComboKind, mask: int) -> Struct:
-    hi = (mask.bit_length() - 1) >> 3
-    lo = ((mask & -mask).bit_length() - 1) >> 3
-    code = _CODE[kind]
-    return (code, lo, hi)
-
-
-_CODE = {v: k for k, v in KIND_OF.items()}
-
-
 def _unseen_double_quad(ctx: Ctx, above: int = -1) -> bool:
     """Whether the unseen cards hold two quads of consecutive ranks (top card above ``above``)."""
     unseen = ctx.unseen

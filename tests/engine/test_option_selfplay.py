@@ -123,6 +123,7 @@ OPTIONS: dict[str, tuple[Rules, Dealer]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("option", list(OPTIONS))
 def test_a_thousand_random_games_per_option(option: str) -> None:
     rules, deal = OPTIONS[option]
@@ -157,6 +158,7 @@ def test_a_thousand_random_games_per_option(option: str) -> None:
     assert seen[want] > 20, seen
 
 
+@pytest.mark.slow
 def test_chips_conserved_with_every_option_on() -> None:
     everything = Rules.preset("online").model_copy(update={
         "double_quad": True, "chop_after_pass": "any_bomb", "cong": True,
