@@ -133,8 +133,9 @@ def result_lines(results: Results | None) -> list[str]:
                              f"{results.instant_win} (×{results.multiplier}).")
             for p in results.places:
                 why = "; ".join(dict.fromkeys(_charge(c) for c in p.charges))
+                frozen = " — cóng (frozen, pays double)" if p.frozen else ""
                 lines.append(f"{p.place}. {player(p.player)} {p.chips:+d} chips"
-                             + (f" ({why})" if why else ""))
+                             + (f" ({why})" if why else "") + frozen)
             return lines
 
 
@@ -153,8 +154,11 @@ def refusal(error: TableError) -> str:
             return "This table no longer exists."
         case TableClosed():
             return "This table is closed."
-        case BadStake(minimum=minimum):
+        case BadStake(minimum=minimum, maximum=None):
             return f"The stake must be at least {minimum} chip{'s' if minimum != 1 else ''}."
+        case BadStake(minimum=minimum, maximum=maximum):
+            return (f"The stake must be from {minimum} to {maximum} chips: the poorest seated "
+                    f"player holds {maximum}.")
         case BadSeatCount(low=low, high=high):
             return f"A table has {low} to {high} seats."
         case NotEnoughChips(chips=chips, stake=stake):
@@ -186,6 +190,8 @@ def refusal(error: TableError) -> str:
             return f"Unknown level {level!r}: choose {', '.join(Level)}."
         case NotHost(or_manager=True):
             return "Only the host (or a member with Manage Server) can do that."
+        case NotHost(for_stake=True):
+            return "Only the host can change the stake."
         case NotHost():
             return "Only the host can start the game."
         case GameNotOver():
@@ -206,6 +212,12 @@ def refusal(error: TableError) -> str:
             return engine_refusal(engine_error, waiting)
         case _:
             return str(error) or SOMETHING_WENT_WRONG
+
+
+def stake_changed(table_id: int, stake: int) -> str:
+    """The host changed the stake (said in the channel)."""
+    return (f"Table #{table_id}: the stake is now **{stake}** chip{'s' if stake != 1 else ''} "
+            "per unit from the next deal.")
 
 
 def short_of_chips_message(table_id: int, chips: int, stake: int) -> str:

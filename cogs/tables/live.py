@@ -72,6 +72,8 @@ class PlaceResult:
     chips: int
     """The seat's chip change."""
     charges: tuple[Charge, ...] = ()
+    frozen: bool = False
+    """Frozen by cóng: never played a card before the first player went out (pays double)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +116,7 @@ def results_to_json(results: Results | None) -> Any:
                         "player": {"name": p.player.name, "user_id": p.player.user_id},
                         "chips": p.chips,
                         "charges": [[c.reason, c.paid, c.owed, c.payer] for c in p.charges],
+                        "frozen": p.frozen,
                     }
                     for p in results.places
                 ],
@@ -146,6 +149,7 @@ def results_from_json(data: Any) -> Results | None:
                 chips=int(p["chips"]),
                 charges=tuple(Charge(str(r), int(paid), int(owed), bool(payer))
                               for r, paid, owed, payer in p.get("charges", ())),
+                frozen=bool(p.get("frozen", False)),
             )
             for p in data["places"]
         ),

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, TypeVar
 import discord
 from discord import app_commands
 from discord.ext import commands
-from pydantic import ValidationError
 
 from cogs import words
 from cogs.tables import (
@@ -46,24 +45,23 @@ PresetName = Literal["southern", "pagat", "vc", "online"]
 
 
 def parse_options(base: Rules, text: str | None) -> Rules:
-    """`card_exchange=on end=first_out` → a copy of `base` with those options changed."""
+    """`card_exchange=tribute end=first_out` → a copy of `base` with those options changed."""
     if not text or not text.strip():
         return base
-    update: dict[str, str] = {}
-    for part in text.replace(",", " ").split():
-        name, sep, value = part.partition("=")
-        if not sep or not value:
-            raise Refusal(f"Write each option as name=value; {part!r} is not.")
-        if name not in Rules.model_fields:
-            raise Refusal(f"There is no rule option {name!r}. "
-                          f"Options: {', '.join(Rules.model_fields)}.")
-        update[name] = value
     try:
-        return base.model_copy(update=update)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(x) for x in first.get("loc", ())) or "options"
-        raise Refusal(f"Option {where}: {first.get('msg', 'bad value')}.") from None
+        return base.with_options(text.replace(",", " ").split())
+    except ValueError as error:
+        why = str(error)
+        raise Refusal(f"{why[:1].upper()}{why[1:]}.") from None
+
+
+def option_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete of the `options` text: every option, then every value of the one typed."""
+    return [
+        app_commands.Choice(name=text, value=text)
+        for text in Rules.option_completions(current)
+        if len(text) <= 100  # Discord's limit for a choice
+    ]
 
 
 def _can_manage(interaction: discord.Interaction[Any]) -> bool:
@@ -171,7 +169,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
     @tienlen.command(name="start", description="Open a table in this channel")
     @app_commands.describe(stake="Chips per unit (at least 1)", rules="A rule preset",
                            seats="Number of seats (2-8)", turn_seconds="Seconds per turn",
-                           options="Change single rules, e.g. card_exchange=on end=first_out")
+                           options="Change single rules, e.g. cong=on card_exchange=tribute "
+                                   "(suggestions as you type)")
     @guarded
     async def start(self, interaction: discord.Interaction[Any],
                     stake: app_commands.Range[int, 1, 1_000_000] | None = None,
@@ -199,6 +198,23 @@ class TienLenCog(commands.Cog, name="TienLen"):
             f"Table #{live.id} is open: the board is below. Others join with its **Join** button.",
             ephemeral=True)
         self.service.request_board(live)
+
+    @start.autocomplete("options")
+    async def start_options_autocomplete(self, interaction: discord.Interaction[Any],
+                                         current: str) -> list[app_commands.Choice[str]]:
+        return option_choices(current)
+
+    @tienlen.command(name="stake", description="Change this table's stake between games (host)")
+    @app_commands.describe(amount="Chips per unit: 1 up to what the poorest seated player holds")
+    @guarded
+    async def stake_command(self, interaction: discord.Interaction[Any],
+                            amount: app_commands.Range[int, 1, 1_000_000]) -> None:
+        assert interaction.channel_id is not None
+        live = await self.service.table_in_channel(interaction.channel_id)
+        if live is None:
+            raise Refusal("There is no table in this channel: `/tienlen start` opens one.")
+        await self.service.set_stake(live, interaction.user.id, amount)
+        await interaction.response.send_message(words.stake_changed(live.id, amount))
 
     @tienlen.command(name="hand", description="Show your hand at this channel's table")
     @guarded
