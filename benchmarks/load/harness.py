@@ -51,6 +51,7 @@ class Harness:
         self.bot_up = asyncio.Event()
         self.generation = 0
         self.killed: asyncio.Future[None] | None = None
+        self._identify_mark = 0  # IDENTIFYs seen before the bot process now running was started
         self.stopping = False
         self.started_games = 0
         self.t0 = 0.0
@@ -346,8 +347,13 @@ class Harness:
 
     async def start_bot(self) -> None:
         assert self.bot is not None and self.fake is not None
-        before = self.fake.identify_count
-        await self.bot.start()
+        proc = self.bot.proc
+        if proc is None or proc.returncode is not None:
+            # Only one bot at a time: a restart cancelled half-way (the run ended while the killer
+            # was restarting) leaves a live process to wait for, not to start a second time.
+            self._identify_mark = self.fake.identify_count
+            await self.bot.start()
+        before = self._identify_mark
         deadline = time.monotonic() + 60
         while self.fake.identify_count <= before or not self.fake.connected:
             if self.bot.proc is not None and self.bot.proc.returncode is not None:
