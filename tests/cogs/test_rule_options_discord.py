@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from cogs.tables import LiveTable, TablePhase
+from engine import Game, Played, parse_cards
 
-from .tablekit import board, board_text, open_table, seat_people, take_turn
+from .tablekit import board, board_text, open_hand, open_table, play, seat_people, select, take_turn
 
 
 def people(world: Any, n: int) -> list[Any]:
@@ -91,3 +92,28 @@ async def test_the_host_sets_the_stake_between_games(world: Any) -> None:
     assert live.game_id is not None
     record = await world.store.get_game(live.game_id)
     assert record.stake == min(7, poorest)
+
+
+async def test_a_person_bombs_out_of_turn_with_any_bomb(world: Any) -> None:
+    """With chop_after_pass=any_bomb a quad answers a 2 before its owner's turn, from the hand."""
+    host, a, b = people(world, 3)
+    live = await open_table(world, host, seats=3, options="chop_after_pass=any_bomb")
+    await seat_people(world, [a, b])
+    await host.click(board(world), label="Start")
+    hands = ["2S 3S 4D", "5S 6C 7D", "9S 9C 9D 9H 8S"]
+    rules = live.rules.model_copy(update={"instant_wins": False})
+    async with live.lock:  # a fixed deal: the host leads, the third seat holds a quad
+        live.game = Game.new(rules, [str(s.user_id) for s in live.seats], hands=hands,
+                             first_game=False, leader=0)
+        await world.bot.table_service._commit(live)
+    await play(host, await open_hand(world, host), parse_cards("2S"))
+    game = live.game
+    assert game.current == 1
+    hand = await open_hand(world, b)
+    selected = await select(b, hand, parse_cards("9S 9C 9D 9H"))
+    assert "beats the 2♠ on the table" in selected.content
+    await b.click(selected, label="Play")
+    chops = [e for e in game.events if isinstance(e, Played) and e.out_of_turn]
+    assert [(e.seat, len(e.cards)) for e in chops] == [(2, 4)]
+    assert game.current == 0  # play goes on after the chopper
+    assert "out of turn" in board_text(world)
