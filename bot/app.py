@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.settings import Settings
 from cogs.tables import TableService
 from cogs.tienlen.board import BoardPublisher
+from cogs.tienlen.hands import LiveHands
 from data import Store
 
 log = logging.getLogger(__name__)
@@ -80,10 +81,12 @@ class TienLenBot(commands.Bot):
         self.store = store
         self.sync_commands = sync_commands
         self.executor = executor
+        self.hands = LiveHands()
         self.table_service = TableService(
             store,
             BoardPublisher(self),
             default_turn_seconds=settings.DEFAULT_TURN_SECONDS,
+            default_turn_reminder=settings.DEFAULT_TURN_REMINDER,
             ai_delay=ai_delay,
             board_interval=board_interval,
             executor=executor,
