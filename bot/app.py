@@ -15,6 +15,7 @@ import yarl
 from discord.ext import commands
 
 from bot.settings import Settings
+from cogs import guard
 from cogs.tables import TableService
 from cogs.tienlen.board import BoardPublisher
 from cogs.tienlen.hands import LiveHands
@@ -75,6 +76,7 @@ class TienLenBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=guard.GuardedTree,
             **options,
         )
         self.settings = settings
@@ -93,6 +95,19 @@ class TienLenBot(commands.Bot):
             seed=seed,
         )
         self._lag_task: asyncio.Task[None] | None = None
+        self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self.dynamic_items.extend(items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        self.dynamic_items = [i for i in self.dynamic_items if i not in items]
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A press no button of the bot claims (a forged or outdated custom id) is answered."""
+        await guard.answer_unclaimed(interaction, self.dynamic_items)
 
     async def setup_hook(self) -> None:
         if self.settings.LOOP_LAG_LOG > 0:

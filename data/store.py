@@ -59,6 +59,7 @@ from data.models import (
     TableStatus,
     TransferLike,
 )
+from engine import Rules
 
 DAILY_INTERVAL = timedelta(hours=24)
 PAGE_SIZE = 10
@@ -888,8 +889,8 @@ class Store:
             _check_int("stake", stake, minimum=0)
         if turn_seconds is not None:
             _check_int("turn_seconds", turn_seconds, minimum=1)
-        if preset is not None and (not isinstance(preset, str) or not preset):
-            raise InvalidInput("preset must be a preset's name.")
+        if preset is not None and preset not in Rules.preset_names():
+            raise InvalidInput(f"preset must be one of {', '.join(Rules.preset_names())}.")
         if language is not None and language not in LANGUAGES:
             raise InvalidInput(f"language must be one of {', '.join(LANGUAGES)}.")
         if turn_reminder is not None:

@@ -26,6 +26,7 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("data", ("bot", "cogs", "discord"), ()),
     ("cogs.tables", ("bot", "cogs", "discord"), ("cogs.tables",)),
     ("cogs.words", ("bot", "cogs", "discord"), ("cogs.tables", "cogs.words")),
+    ("cogs.guard", ("bot", "cogs", "data", "engine"), ("cogs.guard",)),
 )
 
 

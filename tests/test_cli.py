@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import ai_decisions, arena, engine, store
+from benchmarks import ai_decisions, arena, engine, hostile, store
 from benchmarks.load import main as load_main
 from bot.terminal import main as play_main
 from data.check import main as check_main
@@ -30,6 +30,7 @@ ENTRY_POINTS: list[tuple[str, Main, Sequence[str]]] = [
     ("python -m benchmarks.store", store.main, ["--games", "--saves"]),
     ("python -m benchmarks.ai_decisions", ai_decisions.main, ["--points", "--level", "--set"]),
     ("python -m benchmarks.load", load_main, ["--tables", "--seconds"]),
+    ("python -m benchmarks.hostile", hostile.main, ["--repeat"]),
 ]
 
 

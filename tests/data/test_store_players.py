@@ -86,6 +86,10 @@ async def test_guild_settings(store: Store) -> None:
         await store.set_guild_settings(GUILD, stake=-1)
     with pytest.raises(InvalidInput, match="turn_seconds"):
         await store.set_guild_settings(GUILD, turn_seconds=0)
+    for bogus in ("zz_bogus", "southern\u200b", ""):
+        with pytest.raises(InvalidInput, match="preset"):
+            await store.set_guild_settings(GUILD, preset=bogus)
+    assert await store.get_guild_settings(GUILD) == s
 
 
 async def test_guild_settings_language_reminder_images(store: Store) -> None:
