@@ -1,9 +1,12 @@
 """A terminal table: one person against computer players, for trying rules without Discord.
 
-    python -m bot play [--rules PRESET] [--players N] [--level LEVEL] [--seed SEED] [--lang vi]
+    python -m bot play [--rules PRESET] [--set OPTION=VALUE ...] [--players N] [--level LEVEL]
+                       [--seed SEED] [--lang vi]
 
 Shows your hand and the table, reads plays typed in card notation (``3S 4S 5S``, ``pass``, ``hint``,
-``quit``), explains a refused play, and ends with the places and the chip result.
+``quit``), explains a refused play, and ends with the places and the chip result. Whenever the rules
+let you chop out of turn (2s on the table, ``chop_after_pass``), you are asked first: type the bomb,
+or an empty line to let play go on.
 """
 
 from __future__ import annotations
@@ -41,11 +44,18 @@ def run_table(
     read: Callable[[], str | None],
     out: TextIO,
     lang: str = "en",
+    game: Game | None = None,
 ) -> int:
-    """Play one game; ``read`` returns the next input line (``None`` at end of input)."""
+    """Play one game; ``read`` returns the next input line (``None`` at end of input).
+
+    ``game``: a game already dealt (and perhaps begun) to play on instead of a new deal.
+    """
     w = words(lang)
     _name = _namer(w)
-    game = Game.new(rules, players, seed=seed)
+    if game is None:
+        game = Game.new(rules, players, seed=seed)
+    else:
+        rules, players = game.rules, game.seat_count
     say: Callable[[str], None] = lambda text: print(text, file=out)  # noqa: E731
     say(w.ngettext("Tiến Lên — {n} player, rules {rules}, bots: {level}",
                    "Tiến Lên — {n} players, rules {rules}, bots: {level}", players,
@@ -53,6 +63,8 @@ def run_table(
     say(w._("You are seat 0. Type cards like '3S 4S 5S', 'pass', 'hint' or 'quit'."))
     shown = 0
     step = 0
+    declined: object = None  # the table play you let go by without chopping it
+    bots_checked = -1  # the game version at which the bots were offered theirs
 
     def flush() -> None:
         nonlocal shown
@@ -73,6 +85,35 @@ def run_table(
         flush()
         seat = game.current
         assert seat is not None
+        chops = game.legal_plays(HUMAN) if seat != HUMAN else []
+        if chops and declined != (game.trick, game.last_play_seat, game.table):
+            say("")
+            if game.table is not None:
+                say(w._("Table: {play}", play=glossary.combo(w, game.table)))
+            say(w._("Your hand: {cards}", cards=format_cards(game.hand(HUMAN))))
+            say(w._("You may chop out of turn with: {plays}",
+                    plays="; ".join(glossary.combo(w, c) for c in chops)))
+            say(w._("Type the cards, or an empty line to let play go on."))
+            line = read()
+            if line is None:
+                say(w._("End of input: leaving the table."))
+                return 1
+            text = line.strip()
+            if text.lower() in {"quit", "exit", "q"}:
+                say(w._("You left the table."))
+                return 1
+            if not text or text.lower() in {"pass", "p", "no", "n"}:
+                declined = (game.trick, game.last_play_seat, game.table)
+                continue
+            try:
+                game.play(HUMAN, parse_cards(text))
+            except TienLenError as error:
+                say(w._("Refused: {reason}", reason=glossary.engine_refusal(w, error)))
+            continue
+        if bots_checked != game.version:
+            bots_checked = game.version
+            if _bot_chops(game, level):
+                continue
         if seat != HUMAN:
             step += 1
             cards = decide(game, seat, level, seed=None if seed is None else seed * 1000 + step)
@@ -80,7 +121,6 @@ def run_table(
                 game.pass_turn(seat)
             else:
                 game.play(seat, cards)
-            _bot_chops(game, level)
             continue
         counts = ", ".join(f"{_name(s)}: {w.num(c)}" for s, c in enumerate(game.card_counts))
         say("")
@@ -116,13 +156,12 @@ def run_table(
         except TienLenError as error:
             say(w._("Refused: {reason}", reason=glossary.engine_refusal(w, error)))
             continue
-        _bot_chops(game, level)
     flush()
     outcome = game.outcome
     assert outcome is not None
     say("")
     say(w._("Game over. Places:"))
-    chips = settle(game, stake=1, balances=[None] * game.seat_count).owed_net
+    chips = settle(outcome, game.events, stake=1, balances=[None] * game.seat_count).owed_net
     for place, s in enumerate(outcome.places, 1):
         amount = w.signed(chips[s]) if chips[s] else "+0"
         say("  " + w._("{place}. {player}  ({amount} chips at stake 1)", place=place,
@@ -130,17 +169,18 @@ def run_table(
     return 0
 
 
-def _bot_chops(game: Game, level: Level | str) -> None:
-    """Let computer players chop out of turn when the rules allow it."""
-    if game.is_over or game.table is None or not game.rules.chop_after_pass:
-        return
+def _bot_chops(game: Game, level: Level | str) -> bool:
+    """Let computer players chop out of turn when the rules allow it; whether one did."""
+    if game.is_over or game.table is None or game.rules.chop_after_pass == "off":
+        return False
     for other in game.has_out_of_turn_chop():
         if other == HUMAN:
             continue
         cards = decide(game, other, level)
         if cards is not None:
             game.play(other, cards)
-            return
+            return True
+    return False
 
 
 def main(argv: list[str]) -> int:
@@ -151,6 +191,10 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--rules", default="southern",
                         help="rules preset (default southern): " + ", ".join(Rules.preset_names()))
+    parser.add_argument("--set", dest="options", action="append", default=[],
+                        metavar="OPTION=VALUE",
+                        help="change one rule option of the preset, e.g. --set cong=true "
+                             "--set chop_after_pass=any_bomb (repeatable)")
     parser.add_argument("--players", type=int, default=4,
                         help="players at the table, you included, 2 to 8 (default 4)")
     parser.add_argument("--level", default=Level.NORMAL, type=Level, choices=list(Level),
@@ -162,7 +206,7 @@ def main(argv: list[str]) -> int:
                         "(Vietnamese)")
     args = parser.parse_args(argv)
     try:
-        rules = Rules.preset(args.rules)
+        rules = Rules.preset(args.rules).with_options(args.options)
     except ValueError as error:
         parser.error(str(error))
     if not 2 <= args.players <= 8:

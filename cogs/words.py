@@ -48,6 +48,7 @@ from engine import (
     Card,
     Chopped,
     Event,
+    Frozen,
     InstantWin,
     Passed,
     Phase,
@@ -112,6 +113,9 @@ def describe_event(w: Words, event: Event, name: Callable[[int], str]) -> str | 
         case WentOut(seat=seat, place=place):
             return w._("{player} went out ({place})", player=name(seat),
                        place=glossary.place(w, place))
+        case Frozen(seats=seats):
+            return w._("Cóng: {players} never played a card (last places, payments doubled)",
+                       players=", ".join(name(s) for s in seats))
         case InstantWin(seat=seat, kind=kind, multiplier=times):
             return w._("{player} wins at once: {win}", player=name(seat),
                        win=glossary.instant_win(w, kind, times))
@@ -168,11 +172,14 @@ def result_lines(w: Words, results: Results | None) -> list[str]:
                 chips = w.ngettext("{amount} chip", "{amount} chips", abs(p.chips),
                                    amount=w.signed(p.chips) if p.chips else "+0")
                 if why:
-                    lines.append(w._("{place}. {player} {chips} ({why})", place=p.place,
-                                     player=player(w, p.player), chips=chips, why=why))
+                    line = w._("{place}. {player} {chips} ({why})", place=p.place,
+                               player=player(w, p.player), chips=chips, why=why)
                 else:
-                    lines.append(w._("{place}. {player} {chips}", place=p.place,
-                                     player=player(w, p.player), chips=chips))
+                    line = w._("{place}. {player} {chips}", place=p.place,
+                               player=player(w, p.player), chips=chips)
+                if p.frozen:
+                    line += " — " + w._("cóng (frozen, pays double)")
+                lines.append(line)
             return lines
 
 
@@ -188,9 +195,12 @@ def refusal(w: Words, error: TableError) -> str:
             return w._("This table no longer exists.")
         case TableClosed():
             return w._("This table is closed.")
-        case BadStake(minimum=minimum):
+        case BadStake(minimum=minimum, maximum=None):
             return w.ngettext("The stake must be at least {n} chip.",
                               "The stake must be at least {n} chips.", minimum)
+        case BadStake(minimum=minimum, maximum=int() as maximum):
+            return w._("The stake must be from {minimum} to {maximum} chips: the poorest seated "
+                       "player holds {maximum}.", minimum=w.num(minimum), maximum=w.num(maximum))
         case BadSeatCount(low=low, high=high):
             return w._("A table has {low} to {high} seats.", low=low, high=high)
         case NotEnoughChips(chips=chips, stake=stake):
@@ -229,6 +239,8 @@ def refusal(w: Words, error: TableError) -> str:
             return w._("Unknown level {level}: choose {levels}.", level=level, levels=levels)
         case NotHost(or_manager=True):
             return w._("Only the host (or a member with Manage Server) can do that.")
+        case NotHost(for_stake=True):
+            return w._("Only the host can change the stake.")
         case NotHost():
             return w._("Only the host can start the game.")
         case GameNotOver():
@@ -251,6 +263,13 @@ def refusal(w: Words, error: TableError) -> str:
             return engine_refusal(w, engine_error, waiting)
         case _:
             return w.marked(SOMETHING_WENT_WRONG)
+
+
+def stake_changed(w: Words, table_id: int, stake: int) -> str:
+    """The host changed the stake (said in the channel)."""
+    return w.ngettext("Table #{table}: the stake is now **{n}** chip per unit from the next deal.",
+                      "Table #{table}: the stake is now **{n}** chips per unit from the next deal.",
+                      stake, table=table_id)
 
 
 def short_of_chips_message(w: Words, table_id: int, chips: int, stake: int) -> str:

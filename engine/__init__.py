@@ -21,18 +21,18 @@ from engine.events import (
     Dealt,
     Event,
     Exchanged,
+    Frozen,
     GameOver,
     InstantWin,
-    InstantWinKind,
     Passed,
     Played,
-    Termination,
     TrickWon,
     WentOut,
     event_from_dict,
 )
-from engine.game import Game, Outcome, Phase, instant_win_of
+from engine.game import Game, Phase
 from engine.level import Level
+from engine.outcome import InstantWinKind, Outcome, Termination, instant_win_of
 from engine.rules import Rules
 from engine.settle import Settlement, Transfer, settle  # the function shadows the module name
 
@@ -47,6 +47,7 @@ __all__ = [
     "Dealt",
     "Event",
     "Exchanged",
+    "Frozen",
     "Game",
     "GameFinished",
     "GameOver",

@@ -73,6 +73,8 @@ class PlaceResult:
     chips: int
     """The seat's chip change."""
     charges: tuple[Charge, ...] = ()
+    frozen: bool = False
+    """Frozen by cóng: never played a card before the first player went out (pays double)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +119,7 @@ def results_to_json(results: Results | None) -> Any:
                         "player": {"name": p.player.name, "user_id": p.player.user_id},
                         "chips": p.chips,
                         "charges": [[c.reason, c.paid, c.owed, c.payer] for c in p.charges],
+                        "frozen": p.frozen,
                     }
                     for p in results.places
                 ],
@@ -150,6 +153,7 @@ def results_from_json(data: Any) -> Results | None:
                 chips=int(p["chips"]),
                 charges=tuple(Charge(str(r), int(paid), int(owed), bool(payer))
                               for r, paid, owed, payer in p.get("charges", ())),
+                frozen=bool(p.get("frozen", False)),
             )
             for p in data["places"]
         ),

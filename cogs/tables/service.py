@@ -311,6 +311,26 @@ class TableService(Scheduling):
                 raise NotHost()
             await self._deal(live, again=False)
 
+    async def set_stake(self, live: LiveTable, user_id: int, stake: int) -> None:
+        """The host changes the table's stake between games: from 1 to the chips of the poorest
+        seated person (so everyone can still cover one unit)."""
+        async with live.lock:
+            if live.phase is TablePhase.PLAYING:
+                raise GameInProgress()
+            if user_id != live.table.host_id:
+                raise NotHost(for_stake=True)
+            held = [
+                await self.store.ensure_player(live.table.guild_id, seat.user_id)
+                for seat in live.seats
+                if seat.user_id is not None
+            ]
+            poorest = min(held)  # the host is always seated
+            if not 1 <= stake <= poorest:
+                raise BadStake(1, poorest)
+            await self._save_table(live, stake=stake)
+            log.info("table %s: stake set to %s", live.id, stake)
+        self.request_board(live)
+
     async def play_again(self, live: LiveTable, user_id: int) -> None:
         async with live.lock:
             if live.phase is not TablePhase.FINISHED:
@@ -455,7 +475,7 @@ class TableService(Scheduling):
         assert game is not None and live.game_id is not None
         stake = live.table.stake
         seats = live.seats
-        bombs = bombs_played(game)
+        bombs = bombs_played(game.events)
         outcome = game.outcome
         assert outcome is not None
         places = {seat: place + 1 for place, seat in enumerate(outcome.places)}
@@ -463,7 +483,7 @@ class TableService(Scheduling):
         charges: list[list[Charge]] = [[] for _ in seats]
 
         def transfers(balances: dict[int, int | None]) -> list[Any]:
-            settlement = settle(game, stake, balances)
+            settlement = settle(outcome, game.events, stake, balances)
             for t in settlement.transfers:
                 computer = balances.get(t.payer) is None or balances.get(t.payee) is None
                 if t.paid or (t.owed and not computer):
@@ -476,7 +496,7 @@ class TableService(Scheduling):
         live.results = GameResults(
             places=tuple(
                 PlaceResult(place, Player.of(seats[seat]), changes.get(seat, 0),
-                            tuple(dict.fromkeys(charges[seat])))
+                            tuple(dict.fromkeys(charges[seat])), seat in outcome.frozen)
                 for place, seat in enumerate(outcome.places, start=1)
             ),
             instant_win=outcome.instant_win,

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, TypeVar
 import discord
 from discord import app_commands
 from discord.ext import commands
-from pydantic import ValidationError
 
 from cogs import glossary, guard, words
 from cogs.i18n import N_, Words, person_language, table_language
@@ -70,11 +69,12 @@ def _language_name(w: Words, setting: str) -> str:
 
 
 def parse_options(base: Rules, text: str | None) -> Rules:
-    """`card_exchange=on end=first_out` → a copy of `base` with those options changed."""
+    """`card_exchange=tribute end=first_out` → a copy of `base` with those options changed."""
     if not text or not text.strip():
         return base
+    parts = text.replace(",", " ").split()
     update: dict[str, str] = {}
-    for part in text.replace(",", " ").split():
+    for part in parts:
         name, sep, value = part.partition("=")
         if not sep or not value:
             raise Refusal(N_("Write each option as name=value; {part} is not."),
@@ -84,17 +84,31 @@ def parse_options(base: Rules, text: str | None) -> Rules:
                           name=guard.clip(name), options=", ".join(Rules.model_fields))
         update[name] = value
     try:
-        return base.model_copy(update=update)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = guard.clip(".".join(str(x) for x in first.get("loc", ())) or "options")
-        raise Refusal(N_("Option {option}: {value} is not allowed."), option=where,
-                      value=guard.clip(update.get(where, "?"))) from None
+        return base.with_options(parts)
+    except ValueError:
+        # Name the first option whose value is refused on its own (else the whole text).
+        for name, value in update.items():
+            try:
+                base.with_options([f"{name}={value}"])
+            except ValueError:
+                raise Refusal(N_("Option {option}: {value} is not allowed."),
+                              option=guard.clip(name), value=guard.clip(value)) from None
+        raise Refusal(N_("Option {option}: {value} is not allowed."), option="options",
+                      value=guard.clip(text)) from None
 
 
 def person(interaction: discord.Interaction[Any]) -> Words:
     """The words of the person who pressed or typed (their Discord language)."""
     return words_of(person_language(interaction.locale))
+
+
+def option_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete of the `options` text: every option, then every value of the one typed."""
+    return [
+        app_commands.Choice(name=text, value=text)
+        for text in Rules.option_completions(current)
+        if len(text) <= 100  # Discord's limit for a choice
+    ]
 
 
 def server_defaults(stored: GuildSettings) -> GuildSettings:
@@ -257,7 +271,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
     @tienlen.command(name="start", description="Open a table in this channel")
     @app_commands.describe(stake="Chips per unit (at least 1)", rules="A rule preset",
                            seats="Number of seats (2-8)", turn_seconds="Seconds per turn",
-                           options="Change single rules, e.g. card_exchange=on end=first_out",
+                           options="Change single rules, e.g. cong=on card_exchange=tribute "
+                                   "(suggestions as you type)",
                            turn_reminder="Seconds into a turn before a reminder (0: none)")
     @guarded
     async def start(self, interaction: discord.Interaction[Any],
@@ -298,6 +313,24 @@ class TienLenCog(commands.Cog, name="TienLen"):
             w._("Table #{table} is open: the board is below. Others join with its **{join}** "
                 "button.", table=live.id, join=join),
             ephemeral=True)
+
+    @start.autocomplete("options")
+    async def start_options_autocomplete(self, interaction: discord.Interaction[Any],
+                                         current: str) -> list[app_commands.Choice[str]]:
+        return option_choices(current)
+
+    @tienlen.command(name="stake", description="Change this table's stake between games (host)")
+    @app_commands.describe(amount="Chips per unit: 1 up to what the poorest seated player holds")
+    @guarded
+    async def stake_command(self, interaction: discord.Interaction[Any],
+                            amount: app_commands.Range[int, 1, 1_000_000]) -> None:
+        assert interaction.channel_id is not None
+        live = await self.service.table_in_channel(interaction.channel_id)
+        if live is None:
+            raise Refusal(N_("There is no table in this channel: `/tienlen start` opens one."))
+        await self.service.set_stake(live, interaction.user.id, amount)
+        await interaction.response.send_message(
+            words.stake_changed(render.table_words(live), live.id, amount))
 
     @tienlen.command(name="hand", description="Show your hand at this channel's table")
     @guarded

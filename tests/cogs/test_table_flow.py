@@ -404,7 +404,7 @@ async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
     assert "no_such_rule" in r.response.content
     assert await world.bot.table_service.table_in_channel(world.channel.id) is None
     live = await open_table(world, ps[0], options="card_exchange=on end=first_out")
-    assert live.rules.card_exchange
+    assert live.rules.card_exchange == "san_jose"  # "on", as saved before, means San Jose
     assert live.rules.end == "first_out"
     await seat_people(world, ps[1:])
     await ps[0].click(board(world), label="Start")

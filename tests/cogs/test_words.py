@@ -25,6 +25,7 @@ from cogs.tables.live import (
 from engine import (
     Chopped,
     ComboKind,
+    Frozen,
     GameOver,
     InstantWin,
     InstantWinKind,
@@ -118,6 +119,7 @@ def test_an_instant_win_charge_names_the_hand_and_the_multiplier() -> None:
                  PlaceResult(2, CPU, -3))),
     GameResults((PlaceResult(1, CPU, 0),), InstantWinKind.SIX_PAIRS, CPU, 2,
                 tuple(parse_cards("3S 3C 4S 4C"))),
+    GameResults((PlaceResult(1, ANN, 4), PlaceResult(2, CPU, -4, frozen=True))),
     TableClosedResults(CloseReason.EVERYONE_LEFT),
     LegacyResults(("1. <@1> +10 chips",)),
     None,
@@ -127,6 +129,19 @@ def test_results_survive_the_store(results: object) -> None:
     assert results_from_json(saved) == results
 
 
+def test_frozen_players_are_named_in_the_results_and_the_log() -> None:
+    results = GameResults((
+        PlaceResult(1, ANN, 20, (Charge("place", 20, 20, payer=False),)),
+        PlaceResult(2, CPU, 0, (Charge("place", 0, 20, payer=True),), frozen=True),
+    ))
+    assert words.result_lines(EN, results) == [
+        "1. <@11> +20 chips (place +20)",
+        "2. Computer 1 (hard) +0 chips (place -0 (owed 20)) — cóng (frozen, pays double)",
+    ]
+    line = words.describe_event(EN, Frozen(seats=(2, 3), places=(3, 4)), lambda s: f"P{s}")
+    assert line == "Cóng: P2, P3 never played a card (last places, payments doubled)"
+
+
 def test_results_saved_as_lines_are_shown_as_they_were() -> None:
     old = ["1. <@1> +10 chips", "2. <@2> -10 chips"]
     assert words.result_lines(EN, results_from_json(old)) == old
@@ -134,6 +149,7 @@ def test_results_saved_as_lines_are_shown_as_they_were() -> None:
 
 SAMPLES: list[table_errors.TableError] = [
     table_errors.TableGone(), table_errors.TableClosed(), table_errors.BadStake(1),
+    table_errors.BadStake(1, 50), table_errors.NotHost(for_stake=True),
     table_errors.BadSeatCount(2, 8), table_errors.NotEnoughChips(3, 10),
     table_errors.ShortOfChips(7, {11: 3, 12: 0}, 10), table_errors.ChannelHasTable(7),
     table_errors.GameInProgress(), table_errors.GameInProgress(starting=True),
