@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import glossary, guard, words
-from cogs.i18n import N_, Words, person_language, table_language
+from cogs.i18n import N_, NP_, Words, person_language, table_language
 from cogs.i18n import words as words_of
 from cogs.tables import (
     ChannelHasTable,
@@ -27,7 +27,7 @@ from cogs.tables import (
     TableService,
 )
 from data import GuildSettings
-from engine import Level, Phase, Rules
+from engine import Cause, Level, Phase, RuleOptionError, Rules
 from engine.ai import choose_returns, observe, suggest
 
 from . import _render as render
@@ -69,32 +69,33 @@ def _language_name(w: Words, setting: str) -> str:
 
 
 def parse_options(base: Rules, text: str | None) -> Rules:
-    """`card_exchange=tribute end=first_out` → a copy of `base` with those options changed."""
+    """`card_exchange=tribute end=first_out` → a copy of `base` with those options changed.
+
+    The engine judges the options; its refusal (cause and data) is worded here, with anything
+    the user typed clipped."""
     if not text or not text.strip():
         return base
-    parts = text.replace(",", " ").split()
-    update: dict[str, str] = {}
-    for part in parts:
-        name, sep, value = part.partition("=")
-        if not sep or not value:
-            raise Refusal(N_("Write each option as name=value; {part} is not."),
-                          part=guard.clip(part))
-        if name not in Rules.model_fields:
-            raise Refusal(N_("There is no rule option {name}. Options: {options}."),
-                          name=guard.clip(name), options=", ".join(Rules.model_fields))
-        update[name] = value
     try:
-        return base.with_options(parts)
-    except ValueError:
-        # Name the first option whose value is refused on its own (else the whole text).
-        for name, value in update.items():
-            try:
-                base.with_options([f"{name}={value}"])
-            except ValueError:
-                raise Refusal(N_("Option {option}: {value} is not allowed."),
-                              option=guard.clip(name), value=guard.clip(value)) from None
-        raise Refusal(N_("Option {option}: {value} is not allowed."), option="options",
-                      value=guard.clip(text)) from None
+        return base.with_options(text.replace(",", " ").split())
+    except RuleOptionError as error:
+        raise option_refusal(error) from None
+
+
+def option_refusal(error: RuleOptionError) -> Refusal:
+    """The refusal of a rule option text, from the engine's cause and data."""
+    data = error.data
+    match error.cause:
+        case Cause.OPTION_FORMAT:
+            return Refusal(N_("Write each option as name=value; {part} is not."),
+                           part=guard.clip(data.get("part", "")))
+        case Cause.UNKNOWN_OPTION:
+            return Refusal(N_("There is no rule option {name}. Options: {options}."),
+                           name=guard.clip(data.get("name", "")),
+                           options=", ".join(data.get("options", Rules.model_fields)))
+        case _:
+            return Refusal(N_("Option {option}: {value} is not allowed."),
+                           option=guard.clip(data.get("name", "options")),
+                           value=guard.clip(data.get("value", "")))
 
 
 def person(interaction: discord.Interaction[Any]) -> Words:
@@ -137,27 +138,30 @@ def server_defaults(stored: GuildSettings) -> GuildSettings:
                                turn_reminder=reminder)
 
 
-# What a table needs from the bot in its channel: (permission flag, the name Discord shows).
+# What a table needs from the bot in its channel: (permission flag, the name Discord shows, in
+# the catalogues with the names of Discord's own Vietnamese client).
 # Attach Files and Use External Emojis: card pictures and card emoji on the board and hands.
 NEEDED_PERMISSIONS = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("read_message_history", "Read Message History"),
-    ("attach_files", "Attach Files"),
-    ("use_external_emojis", "Use External Emojis"),
+    ("view_channel", NP_("Discord permission", "View Channel")),
+    ("send_messages", NP_("Discord permission", "Send Messages")),
+    ("embed_links", NP_("Discord permission", "Embed Links")),
+    ("read_message_history", NP_("Discord permission", "Read Message History")),
+    ("attach_files", NP_("Discord permission", "Attach Files")),
+    ("use_external_emojis", NP_("Discord permission", "Use External Emojis")),
 )
+IN_THREADS = ("send_messages_in_threads", NP_("Discord permission", "Send Messages in Threads"))
 
 
-def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+def missing_permissions(interaction: discord.Interaction[Any]) -> list[tuple[str, str]]:
     """The permissions the bot lacks in the interaction's channel (Send Messages in Threads
-    replaces Send Messages in a thread), as Discord names them."""
+    replaces Send Messages in a thread), as Discord names them: (context, name) for
+    `Words.pgettext`."""
     perms = interaction.app_permissions
     in_thread = isinstance(interaction.channel, discord.Thread)
     missing = []
     for flag, name in NEEDED_PERMISSIONS:
         if flag == "send_messages" and in_thread:
-            flag, name = "send_messages_in_threads", "Send Messages in Threads"
+            flag, name = IN_THREADS
         if not getattr(perms, flag):
             missing.append(name)
     return missing
@@ -251,8 +255,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         a table of another channel or server)."""
         live = await self.service.get(table_id)
         if live.table.channel_id != interaction.channel_id:
-            raise guard.Refused(guard.say(guard.language(interaction),
-                                          "This button belongs to a table in another channel."))
+            raise guard.Refused(guard.reader(interaction).marked(guard.OTHER_CHANNEL))
         return live
 
     async def _show_board(self, interaction: discord.Interaction[Any], live: LiveTable) -> None:
