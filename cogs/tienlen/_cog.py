@@ -27,7 +27,7 @@ from cogs.tables import (
     TableService,
 )
 from data import GuildSettings
-from engine import Cause, Level, Phase, RuleOptionError, Rules
+from engine import Level, Phase, RuleOptionError, Rules, TienLenError
 from engine.ai import choose_returns, observe, suggest
 
 from . import _render as render
@@ -43,13 +43,30 @@ C = TypeVar("C", bound="TienLenCog")
 
 
 class Refusal(Exception):
-    """A refusal of the Discord side itself (a bad option, no table here): a message marked with
-    ``N_`` and its values, worded in the reader's language."""
+    """A refusal of the Discord side itself (no table here, a forged button): a message marked
+    with ``N_`` and its values, worded in the reader's language."""
 
     def __init__(self, message: str, **values: object) -> None:
         super().__init__(message.format(**values))  # the English sentence, for logs and tests
         self.message = message
         self.values = values
+
+    def text(self, w: Words) -> str:
+        return w.marked(self.message, **self.values)
+
+
+class EngineRefusal(Refusal):
+    """An engine refusal met before any table is involved (a rule option that is not one),
+    worded from its cause and data like every engine refusal."""
+
+    def __init__(self, error: TienLenError) -> None:
+        english = glossary.engine_refusal(words_of("en"), error)
+        Exception.__init__(self, english)  # for logs and tests, like a Refusal's
+        self.message, self.values = english, {}
+        self.error = error
+
+    def text(self, w: Words) -> str:
+        return glossary.engine_refusal(w, self.error)
 
 
 PresetName = Literal["southern", "pagat", "vc", "online"]  # Rules.preset_names(), tested
@@ -71,31 +88,16 @@ def _language_name(w: Words, setting: str) -> str:
 def parse_options(base: Rules, text: str | None) -> Rules:
     """`card_exchange=tribute end=first_out` → a copy of `base` with those options changed.
 
-    The engine judges the options; its refusal (cause and data) is worded here, with anything
-    the user typed clipped."""
+    The engine judges the options; its refusal (cause and data, with what the user typed
+    clipped) is worded by the glossary like every engine refusal."""
     if not text or not text.strip():
         return base
     try:
         return base.with_options(text.replace(",", " ").split())
     except RuleOptionError as error:
-        raise option_refusal(error) from None
-
-
-def option_refusal(error: RuleOptionError) -> Refusal:
-    """The refusal of a rule option text, from the engine's cause and data."""
-    data = error.data
-    match error.cause:
-        case Cause.OPTION_FORMAT:
-            return Refusal(N_("Write each option as name=value; {part} is not."),
-                           part=guard.clip(data.get("part", "")))
-        case Cause.UNKNOWN_OPTION:
-            return Refusal(N_("There is no rule option {name}. Options: {options}."),
-                           name=guard.clip(data.get("name", "")),
-                           options=", ".join(data.get("options", Rules.model_fields)))
-        case _:
-            return Refusal(N_("Option {option}: {value} is not allowed."),
-                           option=guard.clip(data.get("name", "options")),
-                           value=guard.clip(data.get("value", "")))
+        error.data = {k: guard.clip(v) if isinstance(v, str) else v
+                      for k, v in error.data.items()}
+        raise EngineRefusal(error) from None
 
 
 def person(interaction: discord.Interaction[Any]) -> Words:
@@ -244,7 +246,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         except TableError as error:
             await _reply(interaction, words.refusal(w, error))
         except Refusal as error:
-            await _reply(interaction, w.marked(error.message, **error.values))
+            await _reply(interaction, error.text(w))
         except guard.Refused as error:
             await _reply(interaction, error.text)
         except Exception as error:
