@@ -7,7 +7,6 @@ SIGTERM and a clean exit (status 0), and `python -m data.check` finds the databa
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import secrets
 import signal
@@ -18,44 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.load import (
-    BoardView,
-    board_table_id,
-    choose_play,
-    hand_button,
-    hand_cards,
-    read_board,
-)
+from benchmarks.load import BoardView, choose_play, hand_button, hand_cards
 from tests.support.fake_discord import FakeDiscord, InteractionHandle, StoredMessage
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from tests.support.wire import REPO_ROOT, bot_env, newest_board, until_board
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
-
-
-def _board(fake: FakeDiscord, channel: int) -> StoredMessage | None:
-    boards = [m for m in fake.channel_messages(channel) if board_table_id(m) is not None]
-    return boards[-1] if boards else None
-
-
-async def _until_board(
-    fake: FakeDiscord,
-    channel: int,
-    ok: object,
-    timeout: float = 15,  # noqa: ASYNC109
-) -> tuple[StoredMessage, BoardView]:
-    """Wait until the newest board satisfies `ok(view)`."""
-    deadline = time.monotonic() + timeout
-    while True:
-        board = _board(fake, channel)
-        if board is not None:
-            view = read_board(board)
-            if ok(view):  # type: ignore[operator]
-                return board, view
-        if time.monotonic() > deadline:
-            shown = board.text() if board is not None else "no board"
-            raise AssertionError(f"board not as expected within {timeout}s:\n{shown}")
-        await asyncio.sleep(0.02)
 
 
 def _refusal(handle: InteractionHandle) -> str | None:
@@ -114,20 +80,7 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
     channel = fake.channel("tienlen").id
     me = fake.user("alice")
     db_path = tmp_path / "wire.sqlite3"
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": token,
-        "DATABASE_PATH": str(db_path),
-        "DISCORD_API_BASE_URL": fake.api_base,
-        "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "DEV_GUILD_ID": str(fake.guild_id),
-        "LOG_LEVEL": "INFO",
-        "AI_DELAY_SECONDS": "0.05",
-        "BOARD_EDIT_INTERVAL": "0.2",
-        "PYTHONPATH": os.pathsep.join(
-            p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p
-        ),
-    }
+    env = bot_env(fake, db_path, token)
     log_path = tmp_path / "bot.log"
     with open(log_path, "wb") as log:
         proc = await asyncio.create_subprocess_exec(
@@ -141,7 +94,7 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
         opened = await (await fake.slash(me, "tienlen", "start", channel=channel)).response(5)
         assert opened.ephemeral, opened.callback_data
         table = int(re.search(r"Table #(\d+)", opened.callback_data["content"]).group(1))  # type: ignore[index, union-attr]
-        board, _ = await _until_board(fake, channel, lambda v: v.phase == "lobby")
+        board, _ = await until_board(fake, channel, lambda v: v.phase == "lobby")
 
         for seats in (2, 3, 4):
             await asyncio.sleep(0.3)  # longer than the board interval: nothing pending
@@ -151,7 +104,7 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
                 await fake.click(me, chooser.original, f"tl:ai:{table}:normal")
             ).response(5)
             assert added.callback_type == 7, added.callback_data
-            board, _ = await _until_board(  # the board lists the new seat by itself
+            board, _ = await until_board(  # the board lists the new seat by itself
                 fake, channel, lambda v, n=seats: v.phase == "lobby" and v.seats == n
             )
         assert "Computer 3 (normal)" in board.text()
@@ -162,7 +115,7 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
         deadline = time.monotonic() + 60
         turns = 0
         while True:
-            board, view = await _until_board(
+            board, view = await until_board(
                 fake, channel, lambda v: v.phase == "over" or v.turn_user == me.id, timeout=20
             )
             if view.phase == "over":
@@ -172,7 +125,7 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
             assert time.monotonic() < deadline, "the game did not end within 60 s"
             await fake.wait_until(  # my move shows on the board before I look again
                 lambda b=board, e=board.edit_count: (
-                    _board(fake, channel) is not b or b.edit_count > e
+                    newest_board(fake, channel) is not b or b.edit_count > e
                 ),
                 10,
             )
