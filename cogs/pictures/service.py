@@ -1,0 +1,103 @@
+"""Pictures as PNG bytes: cached by what they show, drawn off the event loop.
+
+:class:`Pictures` is what the rest of the bot uses. Identical view-models give identical pictures,
+so each kind of picture has a bounded LRU cache keyed by its (frozen, hashable) view-model. The
+async methods draw in a one-thread executor, so the event loop never waits on Pillow, and they
+return ``None`` instead of raising when a picture cannot be drawn: the caller then sends text only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from functools import _CacheInfo, lru_cache
+from typing import TypeVar
+
+from engine import Card
+
+from .cards import emoji_png
+from .fonts import Fonts
+from .model import BoardView, HandView
+from .render import encode, palette, render_board, render_hand
+
+__all__ = ["Pictures"]
+
+log = logging.getLogger(__name__)
+
+V = TypeVar("V", BoardView, HandView)
+
+
+class Pictures:
+    """Draws boards, hands and card emoji; thread-safe; one per bot."""
+
+    def __init__(self, fonts: Fonts | None = None, *, cache_size: int = 256,
+                 executor: Executor | None = None) -> None:
+        self.fonts = fonts if fonts is not None else Fonts()
+        self._lock = threading.Lock()  # FreeType faces are not safe to share between threads
+        self._board = lru_cache(maxsize=cache_size)(self._draw_board)
+        self._hand = lru_cache(maxsize=cache_size)(self._draw_hand)
+        self._executor = executor
+        self._own_executor: ThreadPoolExecutor | None = None
+        self._failed = False
+
+    def board_png(self, view: BoardView) -> bytes:
+        """The board picture as PNG bytes (cached; raises if it cannot be drawn)."""
+        return self._board(view)
+
+    def hand_png(self, view: HandView) -> bytes:
+        """The hand picture as PNG bytes (cached; raises if it cannot be drawn)."""
+        return self._hand(view)
+
+    def emoji_png(self, card: Card | None) -> bytes:
+        """The 128×128 emoji image of a card, or of the back for ``None``."""
+        with self._lock:
+            return emoji_png(card, self.fonts)
+
+    def warm_up(self) -> None:
+        """Prepare the palette, fonts and card sprites, so the first real picture is fast."""
+        with self._lock:
+            palette(self.fonts)
+
+    async def board(self, view: BoardView) -> bytes | None:
+        """The board PNG drawn off the event loop, or ``None`` (logged) if it cannot be drawn."""
+        return await self._off_loop(self._board, view)
+
+    async def hand(self, view: HandView) -> bytes | None:
+        """The hand PNG drawn off the event loop, or ``None`` (logged) if it cannot be drawn."""
+        return await self._off_loop(self._hand, view)
+
+    def cache_info(self) -> dict[str, _CacheInfo]:
+        return {"board": self._board.cache_info(), "hand": self._hand.cache_info()}
+
+    def close(self) -> None:
+        """Stop the drawing thread (if this object started one)."""
+        if self._own_executor is not None:
+            self._own_executor.shutdown(wait=False, cancel_futures=True)
+            self._own_executor = None
+
+    async def _off_loop(self, draw: Callable[[V], bytes], view: V) -> bytes | None:
+        executor = self._executor
+        if executor is None:
+            if self._own_executor is None:
+                self._own_executor = ThreadPoolExecutor(1, thread_name_prefix="pictures")
+            executor = self._own_executor
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, draw, view)
+        except Exception:
+            if not self._failed:
+                self._failed = True
+                log.exception("card pictures: drawing failed; sending text only")
+            else:
+                log.debug("card pictures: drawing failed again", exc_info=True)
+            return None
+
+    def _draw_board(self, view: BoardView) -> bytes:
+        with self._lock:
+            return encode(render_board(view, self.fonts), self.fonts)
+
+    def _draw_hand(self, view: HandView) -> bytes:
+        with self._lock:
+            return encode(render_hand(view, self.fonts), self.fonts)
