@@ -57,7 +57,7 @@ class Fonts:
             return ImageFont.load_default(size=size)
         except (OSError, ValueError, ImportError) as exc:  # Pillow built without FreeType
             self._fell_back(f"Pillow's scalable default font unusable ({exc})")
-        return ImageFont.load_default()
+        return ImageFont.load_default_imagefont()
 
     def _text(self, text: str, size: int, bold: bool) -> Text:
         """``text`` rendered once as a grey-scale mask (cached: names repeat on every board)."""
@@ -68,7 +68,8 @@ class Fonts:
             left, top, right, bottom = font.getbbox(text, anchor="ls")
             origin = (-left, -top)
             anchor: str | None = "ls"
-        else:  # Pillow's bitmap font: no metrics, drawn from its top-left corner
+        else:  # Pillow's bitmap font: Latin-1 only, no metrics, drawn from its top-left corner
+            text = _latin1(text)
             left, top, right, bottom = font.getbbox(text)
             ascent, descent = int(bottom), 0
             origin, anchor = (0, 0), None
@@ -110,13 +111,30 @@ class Text:
 def fit_text(text: str, font: Font, width: float) -> str:
     """``text`` in NFC, shortened with an ellipsis so that it fits ``width`` pixels."""
     text = unicodedata.normalize("NFC", " ".join(text.split()))
+    ellipsis = "…"
+    if not isinstance(font, ImageFont.FreeTypeFont):
+        text, ellipsis = _latin1(text), "~"
     if font.getlength(text) <= width:
         return text
     lo, hi = 0, len(text)  # the longest prefix that fits with the ellipsis
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if font.getlength(text[:mid].rstrip() + "…") <= width:
+        if font.getlength(text[:mid].rstrip() + ellipsis) <= width:
             lo = mid
         else:
             hi = mid - 1
-    return text[:lo].rstrip() + "…"
+    return text[:lo].rstrip() + ellipsis
+
+
+def _latin1(text: str) -> str:
+    """``text`` with what Latin-1 lacks spelt without accents (Đ as D), else as ``?``."""
+    text = text.replace("Đ", "D").replace("đ", "d").replace("−", "-").replace("…", "...")
+    out = []
+    for char in unicodedata.normalize("NFC", text):
+        if ord(char) < 256:
+            out.append(char)
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", char)
+                       if not unicodedata.combining(c))
+        out.append(base if base and all(ord(c) < 256 for c in base) else "?")
+    return "".join(out)
