@@ -1,11 +1,12 @@
 """Draw a board or a hand from its view-model into an image (no caching here, see ``service``).
 
-The board is 840×540 pixels: seat plates around a green table (seat 0 at the bottom, then
-clockwise), the play to beat in the middle with who played it. A plate shows the seat number,
+The board is 840×560 pixels: seat plates around a green table (seat 0 at the bottom, then
+clockwise), the play to beat in the middle with who played it (a long play spreads across the
+table below the side plates). A plate shows the seat number,
 the name, the cards held as a small stack of backs with the count beside it, and a mark (passed,
 away, or the place once out) and, at the end, the chip change; the seat whose turn it is has a
 gold plate. Sizes are chosen for a phone, where Discord shows an embed image about 400 points
-wide: names are 22 px, counts 30 px, card ranks about 26 px.
+wide: names are 21 px, counts 30 px, card ranks about 26 px on the board and 33 px in a hand.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ HAND_PAD = 12
 HAND_MAX_W = 840
 COMPRESS_LEVEL = 3  # zlib level: 3 is within a few KB of 6 at half the time
 BACK_W = 26
+BACK_H = round(BACK_W * 1.4)
 
 
 def _slots(n: int) -> list[tuple[int, int]]:
@@ -131,6 +133,18 @@ def _chips(chips: int) -> tuple[str, tuple[int, int, int]]:
     return "±0", TEXT_DIM
 
 
+@lru_cache(maxsize=32)
+def _back_stack(count: int) -> Image.Image:
+    """``count`` card backs fanned slightly (at most 20 drawn), as one RGBA sprite."""
+    back = back_sprite(BACK_W)
+    shown = min(count, 20)
+    step = 0.0 if shown == 1 else min(5.0, (BACKS_W - BACK_W) / (shown - 1))
+    stack = Image.new("RGBA", (BACK_W + round((shown - 1) * step), back.height), (0, 0, 0, 0))
+    for i in range(shown):
+        stack.alpha_composite(back, (round(i * step), 0))
+    return stack
+
+
 def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, view: BoardView,
                index: int, seat: SeatView, x: int, y: int) -> None:
     turn = seat.turn and not view.finished
@@ -152,15 +166,12 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, view: 
     _label(img, fonts, cx + 20, cy, name, NAME_SIZE, ink, "lm")
     # Row 2: the cards held as a stack of backs, the count, and a mark.
     row_y = y + 50
-    back = back_sprite(BACK_W)
     count_x = x + 14
     if seat.cards:
-        shown = min(seat.cards, 20)
-        step = 0.0 if shown == 1 else min(5.0, (BACKS_W - BACK_W) / (shown - 1))
-        for i in range(shown):
-            img.paste(back, (x + 12 + round(i * step), row_y), back)
-        count_x = x + 12 + round((shown - 1) * step) + BACK_W + 8
-    _label(img, fonts, count_x, row_y + back.height / 2 + 1, str(seat.cards), 30, ink, "lm")
+        stack = _back_stack(seat.cards)
+        img.paste(stack, (x + 12, row_y), stack)
+        count_x = x + 12 + stack.width + 8
+    _label(img, fonts, count_x, row_y + BACK_H / 2 + 1, str(seat.cards), 30, ink, "lm")
     mark = _mark(view, seat)
     if mark is not None:
         _pill(img, draw, fonts, x + PLATE_W - 10, row_y + 6, *mark)

@@ -17,11 +17,12 @@ from functools import _CacheInfo, lru_cache
 from typing import TypeVar
 
 from engine import Card
+from engine.cards import full_deck
 
-from .cards import emoji_png
+from .cards import card_sprite, emoji_png
 from .fonts import Fonts
 from .model import BoardView, HandView
-from .render import encode, palette, render_board, render_hand
+from .render import BOARD_CARD_W, HAND_CARD_W, encode, palette, render_board, render_hand
 
 __all__ = ["Pictures"]
 
@@ -60,6 +61,9 @@ class Pictures:
         """Prepare the palette, fonts and card sprites, so the first real picture is fast."""
         with self._lock:
             palette(self.fonts)
+            for card in full_deck():
+                for width in (BOARD_CARD_W, HAND_CARD_W):
+                    card_sprite(card, width, self.fonts)
 
     async def board(self, view: BoardView) -> bytes | None:
         """The board PNG drawn off the event loop, or ``None`` (logged) if it cannot be drawn."""
