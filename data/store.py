@@ -840,6 +840,24 @@ class Store:
         pages = max(1, math.ceil(total / PAGE_SIZE))
         return LeaderboardPage(by=by, page=page, pages=pages, total=total, entries=entries)
 
+    # ------------------------------------------------------------------ bot meta
+
+    async def get_meta(self, key: str) -> str | None:
+        """A fact the bot keeps about itself (e.g. a synced command hash), or None."""
+        async with self._read() as db:
+            row = await _maybe_one(db, "SELECT value FROM bot_meta WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        if not isinstance(key, str) or not key or not isinstance(value, str):
+            raise InvalidInput("meta key and value must be non-empty text.")
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO bot_meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
     # ------------------------------------------------------------------ guild settings
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:

@@ -103,3 +103,14 @@ async def test_guild_settings_language_reminder_images(store: Store) -> None:
     with pytest.raises(InvalidInput, match="turn_reminder"):
         await store.set_guild_settings(GUILD, turn_reminder=-1)
     assert await store.get_guild_settings(GUILD) == s
+
+
+async def test_bot_meta(store: Store) -> None:
+    assert await store.get_meta("sync:guild:1") is None
+    await store.set_meta("sync:guild:1", "abc")
+    await store.set_meta("sync:global", "def")
+    await store.set_meta("sync:guild:1", "xyz")
+    assert await store.get_meta("sync:guild:1") == "xyz"
+    assert await store.get_meta("sync:global") == "def"
+    with pytest.raises(InvalidInput):
+        await store.set_meta("", "x")
