@@ -1,4 +1,5 @@
-"""The Bot subclass: owns the settings, the store and the live tables; loads cogs in setup_hook."""
+"""The Bot subclass: owns the settings, the store and the table service (built here with the
+Discord board publisher); loads cogs in setup_hook."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import yarl
 from discord.ext import commands
 
 from bot.settings import Settings
-from cogs.tables import Live, TableService
+from cogs.tables import TableService
+from cogs.tienlen.board import BoardPublisher
 from data import Store
 
 log = logging.getLogger(__name__)
@@ -51,13 +53,6 @@ async def loop_lag_monitor(every: float, tick: float = 0.05) -> None:
         )
 
 
-class _NoBoard:
-    """Publisher used until the table cog is loaded (it replaces this)."""
-
-    async def publish_board(self, live: Live) -> None:
-        return None
-
-
 class TienLenBot(commands.Bot):
     """The bot. Resources (settings, store) are opened before it and handed in."""
 
@@ -85,9 +80,9 @@ class TienLenBot(commands.Bot):
         self.store = store
         self.sync_commands = sync_commands
         self.executor = executor
-        self.tables = TableService(
+        self.table_service = TableService(
             store,
-            _NoBoard(),
+            BoardPublisher(self),
             default_turn_seconds=settings.DEFAULT_TURN_SECONDS,
             ai_delay=ai_delay,
             board_interval=board_interval,
@@ -120,7 +115,7 @@ class TienLenBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._lag_task
             self._lag_task = None
-        await self.tables.shutdown()
+        await self.table_service.shutdown()
         await super().close()
 
     async def on_ready(self) -> None:

@@ -13,10 +13,10 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from engine import Game, Rules, TienLenError, format_cards, parse_cards
-from engine.ai import LEVELS, choose_returns, decide, hint, observe
+from cogs.words import describe_event
+from engine import Game, Level, Phase, Rules, TienLenError, format_cards, parse_cards
+from engine.ai import choose_returns, decide, hint, observe
 from engine.arena import chips_for
-from engine.events import Chopped, Event, Passed, Played, TrickWon, WentOut
 
 __all__ = ["main", "run_table"]
 
@@ -27,25 +27,10 @@ def _name(seat: int) -> str:
     return "You" if seat == HUMAN else f"Bot {seat}"
 
 
-def _describe(event: Event) -> str | None:
-    if isinstance(event, Played):
-        extra = " out of turn" if event.out_of_turn else ""
-        return f"{_name(event.seat)} played {format_cards(event.cards)}{extra}"
-    if isinstance(event, Passed):
-        return f"{_name(event.seat)} passed"
-    if isinstance(event, Chopped):
-        return f"{_name(event.seat)} chopped {_name(event.victim)}'s {format_cards(event.chopped)}"
-    if isinstance(event, TrickWon):
-        return f"-- {_name(event.seat)} won the trick"
-    if isinstance(event, WentOut):
-        return f"** {_name(event.seat)} went out, place {event.place}"
-    return None
-
-
 def run_table(
     rules: Rules,
     players: int,
-    level: str,
+    level: Level | str,
     *,
     seed: int | None = None,
     read: Callable[[], str | None],
@@ -62,14 +47,14 @@ def run_table(
     def flush() -> None:
         nonlocal shown
         for event in game.events[shown:]:
-            text = _describe(event)
+            text = describe_event(event, _name)
             if text:
                 say(text)
         shown = len(game.events)
 
-    while game.phase == "exchange":
+    while game.phase is Phase.EXCHANGE:
         for s in list(game.pending_returns):
-            game.return_cards(s, choose_returns(game, s, level if s != HUMAN else "hard"))
+            game.return_cards(s, choose_returns(game, s, level if s != HUMAN else Level.HARD))
     if game.outcome is not None and game.outcome.instant_win is not None:
         say(f"{_name(game.outcome.winner)} wins at once: {game.outcome.instant_win.label}")
     while not game.is_over:
@@ -126,7 +111,7 @@ def run_table(
     return 0
 
 
-def _bot_chops(game: Game, level: str) -> None:
+def _bot_chops(game: Game, level: Level | str) -> None:
     """Let computer players chop out of turn when the rules allow it."""
     if game.is_over or game.table is None or not game.rules.chop_after_pass:
         return
@@ -145,7 +130,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rules", default="southern", help="preset: " + ", ".join(
         Rules.preset_names()))
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--level", default="normal", choices=LEVELS)
+    parser.add_argument("--level", default=Level.NORMAL, type=Level, choices=list(Level))
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args(argv)
     try:

@@ -5,7 +5,7 @@ from engine.combos import Combo, ComboKind, can_beat, classify
 from engine.errors import (
     CannotPassOnLead,
     CardsNotInHand,
-    GameOver,
+    GameFinished,
     IllegalPlay,
     InvalidCards,
     MustIncludeCard,
@@ -20,6 +20,7 @@ from engine.events import (
     Dealt,
     Event,
     Exchanged,
+    GameOver,
     InstantWin,
     InstantWinKind,
     Passed,
@@ -29,8 +30,8 @@ from engine.events import (
     WentOut,
     event_from_dict,
 )
-from engine.events import GameOver as GameOverEvent
 from engine.game import Game, Outcome, Phase, instant_win_of
+from engine.level import Level
 from engine.rules import Rules
 from engine.settle import Settlement, Transfer, settle  # the function shadows the module name
 
@@ -45,12 +46,13 @@ __all__ = [
     "Event",
     "Exchanged",
     "Game",
+    "GameFinished",
     "GameOver",
-    "GameOverEvent",
     "IllegalPlay",
     "InstantWin",
     "InstantWinKind",
     "InvalidCards",
+    "Level",
     "MustIncludeCard",
     "NotACombination",
     "NotYourTurn",

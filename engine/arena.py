@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from engine.ai import LEVELS, choose_returns, decide
+from engine.ai import Level, choose_returns, decide
 from engine.game import Game
 from engine.rules import Rules
 
@@ -198,8 +198,8 @@ def run_arena(
 ) -> ArenaResult:
     """Play ``games`` games and summarise them per player."""
     for level in levels:
-        if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+        if level not in set(Level):
+            raise ValueError(f"unknown level {level!r}; choose from {', '.join(Level)}")
     t0 = time.perf_counter()
     levels = list(levels)
     rules_json = rules.model_dump_json()

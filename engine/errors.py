@@ -9,7 +9,7 @@ from __future__ import annotations
 __all__ = [
     "CannotPassOnLead",
     "CardsNotInHand",
-    "GameOver",
+    "GameFinished",
     "IllegalPlay",
     "InvalidCards",
     "MustIncludeCard",
@@ -53,7 +53,7 @@ class CardsNotInHand(TienLenError):
     """The seat does not hold (all of) the cards it tried to play or give."""
 
 
-class GameOver(TienLenError):
+class GameFinished(TienLenError):
     """The game is over; no further action is possible."""
 
 

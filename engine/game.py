@@ -30,7 +30,7 @@ from engine.combos import (
 from engine.errors import (
     CannotPassOnLead,
     CardsNotInHand,
-    GameOver,
+    GameFinished,
     IllegalPlay,
     InvalidCards,
     MustIncludeCard,
@@ -45,6 +45,7 @@ from engine.events import (
     Dealt,
     Event,
     Exchanged,
+    GameOver,
     InstantWin,
     InstantWinKind,
     Passed,
@@ -54,7 +55,6 @@ from engine.events import (
     WentOut,
     event_from_dict,
 )
-from engine.events import GameOver as GameOverEvent
 from engine.rules import Rules
 
 __all__ = ["Game", "Outcome", "Phase", "instant_win_of"]
@@ -428,6 +428,16 @@ class Game:
         return self._layout.card_at[(m.bit_length() - 1) >> 1] if m else None
 
     @property
+    def actor(self) -> int | None:
+        """The seat expected to act now: during the exchange, the first seat that still owes
+        cards back; in play, the current seat; ``None`` when nobody is (the game is over)."""
+        if self.phase is Phase.EXCHANGE:
+            return next((s for s, n in self._pending.items() if n), None)
+        if self.phase is Phase.OVER:
+            return None
+        return self.current
+
+    @property
     def pending_returns(self) -> dict[int, int]:
         """During the exchange phase: how many cards each seat must still give back."""
         return dict(self._pending)
@@ -668,7 +678,7 @@ class Game:
                 instant: InstantWinKind | None = None) -> None:
         self.phase = Phase.OVER
         self.current = None
-        self.events.append(GameOverEvent(tuple(places), reason))
+        self.events.append(GameOver(tuple(places), reason))
         self.outcome = Outcome(
             places=list(places),
             reason=reason,
@@ -716,7 +726,7 @@ class Game:
     def verify_return(self, seat: int, cards: CardsLike) -> int:
         """Raise if the seat may not give these cards back now; else their count mask."""
         if self.phase is Phase.OVER:
-            raise GameOver("the game is over")
+            raise GameFinished("the game is over")
         if self.phase is not Phase.EXCHANGE:
             raise WrongPhase("cards are only given back before play starts")
         self._check_seat(seat)
@@ -754,7 +764,7 @@ class Game:
 
     def _check_phase(self) -> None:
         if self.phase is Phase.OVER:
-            raise GameOver("the game is over")
+            raise GameFinished("the game is over")
         if self.phase is Phase.EXCHANGE:
             raise WrongPhase("cards are being exchanged; play starts when that is done")
 

@@ -6,25 +6,41 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Literal, ParamSpec
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from cogs import selection as sel
-from cogs.tables import Live, ShortOfChips, TableError, TableService
-from engine import Rules
+from cogs import words
+from cogs.tables import (
+    ChannelHasTable,
+    LiveTable,
+    NoGame,
+    NotSeated,
+    ShortOfChips,
+    TableError,
+    TableService,
+)
+from engine import Level, Phase, Rules
+from engine.ai import choose_returns, hint, observe
 
 from . import _render as render
+from . import selection as sel
 
 if TYPE_CHECKING:
     from bot.app import TienLenBot
 
 log = logging.getLogger("cogs.tienlen")
 P = ParamSpec("P")
+C = TypeVar("C", bound="TienLenCog")
+
+
+class Refusal(Exception):
+    """A refusal of the Discord side itself (a bad option, no table here): its text is the reply."""
+
 
 PresetName = Literal["southern", "pagat", "vc", "online"]
 
@@ -37,17 +53,17 @@ def parse_options(base: Rules, text: str | None) -> Rules:
     for part in text.replace(",", " ").split():
         name, sep, value = part.partition("=")
         if not sep or not value:
-            raise TableError(f"Write each option as name=value; {part!r} is not.")
+            raise Refusal(f"Write each option as name=value; {part!r} is not.")
         if name not in Rules.model_fields:
-            raise TableError(f"There is no rule option {name!r}. "
-                             f"Options: {', '.join(Rules.model_fields)}.")
+            raise Refusal(f"There is no rule option {name!r}. "
+                          f"Options: {', '.join(Rules.model_fields)}.")
         update[name] = value
     try:
         return base.model_copy(update=update)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(x) for x in first.get("loc", ())) or "options"
-        raise TableError(f"Option {where}: {first.get('msg', 'bad value')}.") from None
+        raise Refusal(f"Option {where}: {first.get('msg', 'bad value')}.") from None
 
 
 def _can_manage(interaction: discord.Interaction[Any]) -> bool:
@@ -72,18 +88,16 @@ def _unheld(payload: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def answers_table_errors(
-    func: Callable[P, Coroutine[Any, Any, None]],
-) -> Callable[P, Coroutine[Any, Any, None]]:
-    """Turn a command's `TableError` into a private sentence (a refusal, not a fault)."""
+def guarded(
+    func: Callable[Concatenate[C, discord.Interaction[Any], P], Coroutine[Any, Any, None]],
+) -> Callable[Concatenate[C, discord.Interaction[Any], P], Coroutine[Any, Any, None]]:
+    """Run a command under the cog's error guard (a refusal becomes a private sentence)."""
 
     @functools.wraps(func)
-    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-        try:
-            await func(*args, **kwargs)
-        except TableError as error:
-            interaction = next(a for a in args if isinstance(a, discord.Interaction))
-            await _reply(interaction, str(error))
+    async def wrapper(self: C, interaction: discord.Interaction[Any], /, *args: P.args,
+                      **kwargs: P.kwargs) -> None:
+        async with self.guard(interaction, f"command {func.__name__}"):
+            await func(self, interaction, *args, **kwargs)
 
     return wrapper
 
@@ -96,8 +110,12 @@ class TienLenCog(commands.Cog, name="TienLen"):
 
     def __init__(self, bot: TienLenBot) -> None:
         self.bot = bot
-        self.service: TableService = bot.tables
-        bot.tables.publisher = self
+        self.service: TableService = bot.table_service
+        self.board_actions: dict[str, BoardAction] = {
+            "join": self._join, "leave": self._leave, "addai": self._ask_level,
+            "start": self._start, "cancel": self._cancel, "hand": self._hand_from_board,
+            "rules": self._rules_from_board, "again": self._again,
+        }
 
     async def cog_unload(self) -> None:
         # On an extension reload, cog_load reads every table again: stop the old timers first.
@@ -117,34 +135,27 @@ class TienLenCog(commands.Cog, name="TienLen"):
             return
         log.error("command %s failed in channel %s", interaction.command and
                   interaction.command.name, interaction.channel_id, exc_info=original)
-        await _reply(interaction, "Something went wrong; nothing was changed.")
+        await _reply(interaction, words.SOMETHING_WENT_WRONG)
 
-    # ----------------------------------------------------------------- publisher
-    async def publish_board(self, live: Live) -> None:
-        channel = self.bot.get_channel(live.table.channel_id)
-        if channel is None:
-            channel = await self.bot.fetch_channel(live.table.channel_id)
-        assert isinstance(channel, discord.abc.Messageable)
-        payload = render.board(live)
-        old = live.table.board_message_id
-        if old is not None and not self.service.board_needs_repost(live):
-            try:
-                await channel.get_partial_message(old).edit(**payload)
-                return
-            except discord.NotFound:
-                pass
-            except discord.HTTPException as error:
-                if error.code != 30046:  # 30046: too old to edit; post a fresh one
-                    raise
-        message = await channel.send(**{k: v for k, v in payload.items() if v is not None})
-        await self.service.set_board_message(live, message.id)
-        if old is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).edit(
-                    content="This table's board moved to a newer message below.", embed=None,
-                    view=None)
+    # ----------------------------------------------------------------- errors
+    @contextlib.asynccontextmanager
+    async def guard(self, interaction: discord.Interaction[Any], what: str) -> AsyncIterator[None]:
+        """The one error guard: a refusal becomes a private sentence, anything else is logged
+        (``what`` names the action, never a card) and answered with a short apology."""
+        try:
+            yield
+        except ShortOfChips as error:
+            await _reply(interaction, words.refusal(error))
+            await self._tell_short(error, interaction.user.id)
+        except TableError as error:
+            await _reply(interaction, words.refusal(error))
+        except Refusal as error:
+            await _reply(interaction, str(error))
+        except Exception:
+            log.exception("%s failed in channel %s", what, interaction.channel_id)
+            await _reply(interaction, words.SOMETHING_WENT_WRONG)
 
-    async def _show_board(self, interaction: discord.Interaction[Any], live: Live) -> None:
+    async def _show_board(self, interaction: discord.Interaction[Any], live: LiveTable) -> None:
         """Answer a board button with the updated board in place (type 7)."""
         message = interaction.message
         if (message is not None and message.id == live.table.board_message_id
@@ -161,7 +172,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
     @app_commands.describe(stake="Chips per unit (at least 1)", rules="A rule preset",
                            seats="Number of seats (2-8)", turn_seconds="Seconds per turn",
                            options="Change single rules, e.g. card_exchange=on end=first_out")
-    @answers_table_errors
+    @guarded
     async def start(self, interaction: discord.Interaction[Any],
                     stake: app_commands.Range[int, 1, 1_000_000] | None = None,
                     rules: PresetName | None = None,
@@ -172,12 +183,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
         assert interaction.channel_id is not None
         existing = await self.service.table_in_channel(interaction.channel_id)
         if existing is not None:
-            link = ""
-            if existing.table.board_message_id:
-                link = (f" https://discord.com/channels/{interaction.guild_id}/"
-                        f"{interaction.channel_id}/{existing.table.board_message_id}")
-            raise TableError(f"This channel already has a table (#{existing.id}): use its "
-                             f"buttons, or `/tienlen stop` it first.{link}")
+            raise ChannelHasTable(existing.id, guild_id=interaction.guild_id,
+                                  channel_id=interaction.channel_id,
+                                  board_message_id=existing.table.board_message_id)
         defaults = await self.bot.store.get_guild_settings(interaction.guild_id)
         preset = rules or defaults.preset or "southern"
         live = await self.service.open_table(
@@ -193,16 +201,16 @@ class TienLenCog(commands.Cog, name="TienLen"):
         self.service.request_board(live)
 
     @tienlen.command(name="hand", description="Show your hand at this channel's table")
-    @answers_table_errors
+    @guarded
     async def hand_command(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.channel_id is not None
         live = await self.service.table_in_channel(interaction.channel_id)
         if live is None:
-            raise TableError("There is no table in this channel: `/tienlen start` opens one.")
+            raise Refusal("There is no table in this channel: `/tienlen start` opens one.")
         await self._send_hand(interaction, live)
 
     @tienlen.command(name="rules", description="Show this table's rules, or a preset's")
-    @answers_table_errors
+    @guarded
     async def rules_command(self, interaction: discord.Interaction[Any],
                             preset: PresetName | None = None) -> None:
         if preset is not None:
@@ -218,25 +226,25 @@ class TienLenCog(commands.Cog, name="TienLen"):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @tienlen.command(name="stop", description="End this channel's table (host or Manage Server)")
-    @answers_table_errors
+    @guarded
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.channel_id is not None
         live = await self.service.table_in_channel(interaction.channel_id)
         if live is None:
-            raise TableError("There is no table in this channel.")
+            raise Refusal("There is no table in this channel.")
         await self.service.stop(live, interaction.user.id, can_manage=_can_manage(interaction))
         await interaction.response.send_message(
             f"Table #{live.id} is closed. An unfinished game settles nothing.")
 
     @tienlen.command(name="settings", description="This server's defaults (Manage Server)")
-    @answers_table_errors
+    @guarded
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
                        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
                        turn_seconds: app_commands.Range[int, 10, 3600] | None = None) -> None:
         assert interaction.guild_id is not None
         if not _can_manage(interaction):
-            raise TableError("You need the Manage Server permission to change server settings.")
+            raise Refusal("You need the Manage Server permission to change server settings.")
         store = self.bot.store
         if preset is None and stake is None and turn_seconds is None:
             current = await store.get_guild_settings(interaction.guild_id)
@@ -249,7 +257,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         await interaction.response.send_message(text, ephemeral=True)
 
     @tienlen.command(name="stats", description="Games, wins, places, chips won and lost")
-    @answers_table_errors
+    @guarded
     async def stats(self, interaction: discord.Interaction[Any],
                     user: discord.User | None = None) -> None:
         assert interaction.guild_id is not None
@@ -270,98 +278,95 @@ class TienLenCog(commands.Cog, name="TienLen"):
     # ----------------------------------------------------------------- buttons
     async def on_board_button(self, interaction: discord.Interaction[Any], table_id: int,
                               action: str) -> None:
-        user = interaction.user
-        try:
+        async with self.guard(interaction, f"table {table_id}: board button {action!r}"):
             live = await self.service.get(table_id)
-            if action == "join":
-                await self.service.join(live, user.id, user.display_name)
-            elif action == "leave":
-                closed = await self.service.leave(live, user.id)
-                if closed:
-                    await interaction.response.edit_message(**render.board(live))
-                    return
-            elif action == "addai":
-                if live.seat_of(user.id) is None:
-                    raise TableError("Only seated players can add computer players.")
-                await interaction.response.send_message(
-                    "Choose the computer player's level:",
-                    **_unheld({"view": render.ai_levels(live)}), ephemeral=True)
-                return
-            elif action == "start":
-                await self.service.start(live, user.id)
-            elif action == "cancel":
-                await self.service.cancel(live, user.id, can_manage=_can_manage(interaction))
-                await interaction.response.edit_message(**render.board(live))
-                return
-            elif action == "hand":
-                await self._send_hand(interaction, live)
-                return
-            elif action == "rules":
-                await interaction.response.send_message(
-                    embed=render.rules_embed(live.rules, f"Rules of table #{live.id}"),
-                    ephemeral=True)
-                return
-            elif action == "again":
-                await self.service.play_again(live, user.id)
-            else:
-                raise TableError("This button is not known any more.")
-            await self._show_board(interaction, live)
-        except ShortOfChips as error:
-            await _reply(interaction, str(error))
-            await self._tell_short(error, table_id, interaction.user.id)
-        except TableError as error:
-            await _reply(interaction, str(error))
-        except Exception:
-            log.exception("table %s: board button %r failed", table_id, action)
-            await _reply(interaction, "Something went wrong; nothing was changed.")
+            handler = self.board_actions.get(action)
+            if handler is None:
+                raise Refusal(words.UNKNOWN_BUTTON)
+            if await handler(interaction, live):
+                await self._show_board(interaction, live)
 
-    async def _tell_short(self, error: ShortOfChips, table_id: int, presser: int) -> None:
+    # Board actions: each returns True when the updated board is the answer.
+    async def _join(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
+        await self.service.join(live, interaction.user.id, interaction.user.display_name)
+        return True
+
+    async def _leave(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
+        if await self.service.leave(live, interaction.user.id):  # the table closed
+            await interaction.response.edit_message(**render.board(live))
+            return False
+        return True
+
+    async def _ask_level(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
+        self.service.check_can_add_computer(live, interaction.user.id)
+        await interaction.response.send_message(
+            "Choose the computer player's level:",
+            **_unheld({"view": render.ai_levels(live)}), ephemeral=True)
+        return False
+
+    async def _start(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
+        await self.service.start(live, interaction.user.id)
+        return True
+
+    async def _cancel(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
+        await self.service.cancel(live, interaction.user.id, can_manage=_can_manage(interaction))
+        await interaction.response.edit_message(**render.board(live))
+        return False
+
+    async def _hand_from_board(self, interaction: discord.Interaction[Any],
+                               live: LiveTable) -> bool:
+        await self._send_hand(interaction, live)
+        return False
+
+    async def _rules_from_board(self, interaction: discord.Interaction[Any],
+                                live: LiveTable) -> bool:
+        await interaction.response.send_message(
+            embed=render.rules_embed(live.rules, f"Rules of table #{live.id}"), ephemeral=True)
+        return False
+
+    async def _again(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
+        await self.service.play_again(live, interaction.user.id)
+        return True
+
+    async def _tell_short(self, error: ShortOfChips, presser: int) -> None:
         """Tell each seated person who holds less than the stake, privately (a direct message)."""
         for user_id, chips in error.short.items():
             if user_id == presser:
                 continue  # already told in the private reply
             with contextlib.suppress(discord.HTTPException):
                 user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                await user.send(
-                    f"Table #{table_id} is waiting for you: you hold {chips} chips, less than its "
-                    f"stake of {error.stake}. Claim `/daily` there, or leave the table.")
+                await user.send(words.short_of_chips_message(error.table_id, chips, error.stake))
 
     async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int,
                               level: str) -> None:
-        try:
+        async with self.guard(interaction, f"table {table_id}: adding a computer player"):
             live = await self.service.get(table_id)
             await self.service.add_computer(live, interaction.user.id, level)
-        except TableError as error:
-            await _reply(interaction, str(error))
-            return
-        except Exception:
-            log.exception("table %s: adding a computer player failed", table_id)
-            await _reply(interaction, "Something went wrong; nothing was changed.")
-            return
-        await interaction.response.edit_message(
-            content=f"A {level} computer player joined table #{table_id}.", view=None)
-        self.service.request_board(live)  # the board's seat list shows the new player
+            await interaction.response.edit_message(
+                content=f"A {level} computer player joined table #{table_id}.", view=None)
+            self.service.request_board(live)  # the board's seat list shows the new player
 
-    async def _send_hand(self, interaction: discord.Interaction[Any], live: Live) -> None:
+    async def _send_hand(self, interaction: discord.Interaction[Any], live: LiveTable) -> None:
         seat = live.seat_of(interaction.user.id)
         if seat is None:
-            raise TableError("You are not seated at this table.")
-        if live.phase != "playing" or live.game is None:
-            raise TableError("No game is in progress at this table.")
+            raise NotSeated()
+        if not live.playing:
+            raise NoGame()
         await self.service.reclaim(live, interaction.user.id)
-        payload = render.hand(self.service, live, seat, 0)
+        payload = render.hand(live, seat, 0)
         await interaction.response.send_message(ephemeral=True, **_unheld(payload))
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,
                              version: int, mask: int, op: str) -> None:
-        try:
+        kind = "card" if op[1:].isdigit() else op  # a card code would reveal the hand
+        async with self.guard(interaction, f"table {table_id}: hand button {kind!r}"):
             live = await self.service.get(table_id)
             seat = live.seat_of(interaction.user.id)
             if seat is None:
-                raise TableError("You are not seated at this table.")
-            if live.phase != "playing" or live.game is None:
-                raise TableError("This game is over.")
+                raise NotSeated()
             game = live.game
+            if not live.playing or game is None:
+                raise NoGame(over=True)
             note = None
             if op == "clear":  # before the card ops: "clear" starts with "c" too
                 mask = 0
@@ -370,32 +375,27 @@ class TienLenCog(commands.Cog, name="TienLen"):
             elif op == "hint":
                 mask, note = self._hint(live, seat)
             elif op in ("play", "pass"):
-                cards = sel.selected_cards(game.hands[seat], mask)
-                note = await self.service.act(live, interaction.user.id, version, op, cards)
+                cards = sel.selected_cards(game.hands[seat], mask) if op == "play" else None
+                exchange = game.phase is Phase.EXCHANGE
+                await self.service.act(live, interaction.user.id, version, cards)
+                note = words.action_done(cards, exchange=exchange)
                 mask = 0
             else:
-                raise TableError("This button is not known any more.")
-            await interaction.response.edit_message(
-                **render.hand(self.service, live, seat, mask, note))
-        except TableError as error:
-            await _reply(interaction, str(error))
-        except Exception:
-            kind = "card" if op[1:].isdigit() else op  # a card code would reveal the hand
-            log.exception("table %s: hand button %r failed", table_id, kind)
-            await _reply(interaction, "Something went wrong; nothing was changed.")
+                raise Refusal(words.UNKNOWN_BUTTON)
+            await interaction.response.edit_message(**render.hand(live, seat, mask, note))
 
-    def _hint(self, live: Live, seat: int) -> tuple[int, str]:
+    def _hint(self, live: LiveTable, seat: int) -> tuple[int, str]:
         game = live.game
         assert game is not None
         hand = game.hands[seat]
-        if game.phase == "exchange":
-            from engine.ai import choose_returns
-
-            cards = choose_returns(game, seat, "hard")
-            return sel.mask_for(hand, cards), "Hint: give these back."
-        from engine.ai import hint, observe
-
+        if game.phase is Phase.EXCHANGE:
+            cards = choose_returns(game, seat, Level.HARD)
+            return sel.mask_for(hand, cards), words.hint_note(exchange=True, play=None)
         combo = hint(observe(game, seat))
         if combo is None:
-            return 0, "Hint: pass."
-        return sel.mask_for(hand, combo.cards), "Hint: " + combo.describe() + "."
+            return 0, words.hint_note(exchange=False, play=None)
+        return sel.mask_for(hand, combo.cards), words.hint_note(exchange=False,
+                                                                 play=combo.describe())
+
+
+BoardAction = Callable[[discord.Interaction[Any], LiveTable], Awaitable[bool]]

@@ -6,10 +6,11 @@ from typing import Any
 
 import discord
 
-from cogs import selection as sel
-from cogs.tables import LOBBY_LEVELS, Live, TableService
-from engine import Rules, format_cards
+from cogs import words
+from cogs.tables import LiveTable, TablePhase
+from engine import Level, Phase, Rules, format_cards
 
+from . import selection as sel
 from ._views import AiLevelButton, BoardButton, HandButton
 
 GREEN = discord.Colour.green()
@@ -18,50 +19,27 @@ GREY = discord.Colour.light_grey()
 RECENT = 5
 
 
-def _who(live: Live, seat: int) -> str:
-    s = live.seats[seat]
-    return f"<@{s.user_id}>" if s.user_id is not None else s.name
-
-
-def _event_line(live: Live, event: Any) -> str | None:
-    name = type(event).__name__
-    seat = getattr(event, "seat", None)
-    who = _who(live, seat) if isinstance(seat, int) and seat < len(live.seats) else "?"
-    if name == "Played":
-        extra = " (out of turn)" if getattr(event, "out_of_turn", False) else ""
-        return f"{who} played {format_cards(list(event.cards))}{extra}"
-    if name == "Passed":
-        return f"{who} passed"
-    if name == "Chopped":
-        return f"{who} chopped {_who(live, event.victim)}!"
-    if name == "TrickWon":
-        return f"{who} won the trick"
-    if name == "WentOut":
-        return f"{who} went out (place {event.place})"
-    if name == "InstantWin":
-        return f"{who} wins instantly: {event.kind}"
-    return None
-
-
-def board(live: Live) -> dict[str, Any]:
+def board(live: LiveTable) -> dict[str, Any]:
     """kwargs for send/edit of the board message."""
     table = live.table
     rules = live.rules
     title = f"Tiến Lên — table #{table.id}"
     if table.status != "open":
-        embed = discord.Embed(title=title, description="\n".join(live.results) or "Closed.",
+        closed = "\n".join(words.result_lines(live.results)) or "Closed."
+        embed = discord.Embed(title=title, description=closed,
                               colour=GREY)
         return {"content": None, "embed": embed, "view": None}
     head = (f"Stake **{table.stake}** · rules **{_preset_name(rules)}** · "
             f"{table.turn_seconds}s turns")
-    if live.phase == "lobby":
+    if live.phase is TablePhase.LOBBY:
         lines = [head, "", f"Seats ({len(live.seats)}/{live.max_seats}):"]
         lines += [
-            f"{i + 1}. {_who(live, i)}" + (" (host)" if s.user_id == table.host_id else "")
+            f"{i + 1}. {words.seat_name(live, i)}"
+            + (" (host)" if s.user_id == table.host_id else "")
             for i, s in enumerate(live.seats)
         ]
-        if live.results:
-            lines += ["", "Last game:", *live.results]
+        if results := words.result_lines(live.results):
+            lines += ["", "Last game:", *results]
         lines += ["", "Press **Join** to sit down. The host presses **Start** (2+ seated)."]
         embed = discord.Embed(title=title, description="\n".join(lines), colour=GREEN)
         view = discord.ui.View(timeout=None)
@@ -78,20 +56,21 @@ def board(live: Live) -> dict[str, Any]:
     assert game is not None
     content = None
     lines = [head, ""]
-    if live.phase == "finished":
-        lines += ["**Game over**", *live.results]
+    if live.phase is TablePhase.FINISHED:
+        lines += ["**Game over**", *words.result_lines(live.results)]
         colour = GOLD
     else:
         colour = GREEN
-        actor = TableService._actor(game)
-        if game.phase == "exchange":
+        actor = game.actor
+        if game.phase is Phase.EXCHANGE:
             lines.append("Card exchange in progress.")
         if actor is not None:
             until = f" — <t:{int(live.deadline)}:R>" if live.deadline else ""
-            content = f"Turn: {_who(live, actor)}{until}"
-            lines.append(f"**Turn:** {_who(live, actor)}{until}")
+            content = f"Turn: {words.seat_name(live, actor)}{until}"
+            lines.append(f"**Turn:** {words.seat_name(live, actor)}{until}")
         if game.table is not None:
-            by = f" by {_who(live, game.last_play_seat)}" if game.last_play_seat is not None else ""
+            last = game.last_play_seat
+            by = f" by {words.seat_name(live, last)}" if last is not None else ""
             lines.append(f"**To beat:** {format_cards(list(game.table.cards))}{by}")
         else:
             lines.append("**To beat:** nothing — a new lead")
@@ -99,20 +78,21 @@ def board(live: Live) -> dict[str, Any]:
     for i, _seat in enumerate(live.seats):
         count = len(game.hands[i])
         flags = []
-        if i in game.passed and live.phase == "playing":
+        if i in game.passed and live.phase is TablePhase.PLAYING:
             flags.append("passed")
         if live.auto and live.auto[i]:
             flags.append("away: computer playing")
         if count == 0:
             flags.append("out")
         tail = f" ({', '.join(flags)})" if flags else ""
-        lines.append(f"{i + 1}. {_who(live, i)} — {count} card{'s' if count != 1 else ''}{tail}")
-    recent = [line for e in game.events if (line := _event_line(live, e))][-RECENT:]
+        plural = "s" if count != 1 else ""
+        lines.append(f"{i + 1}. {words.seat_name(live, i)} — {count} card{plural}{tail}")
+    recent = [line for e in game.events if (line := words.board_event(live, e))][-RECENT:]
     if recent:
         lines += ["", "Recent:", *(f"· {r}" for r in recent)]
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     view = discord.ui.View(timeout=None)
-    if live.phase == "finished":
+    if live.phase is TablePhase.FINISHED:
         view.add_item(BoardButton(table.id, "again", label="Play again",
                                   style=discord.ButtonStyle.success))
         view.add_item(BoardButton(table.id, "leave", label="Leave",
@@ -125,22 +105,21 @@ def board(live: Live) -> dict[str, Any]:
     return {"content": content, "embed": embed, "view": view}
 
 
-def ai_levels(live: Live) -> discord.ui.View:
+def ai_levels(live: LiveTable) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for level in LOBBY_LEVELS:
+    for level in Level:
         view.add_item(AiLevelButton(live.id, level))
     return view
 
 
-def hand(service: TableService, live: Live, seat: int, mask: int, note: str | None = None
-         ) -> dict[str, Any]:
+def hand(live: LiveTable, seat: int, mask: int, note: str | None = None) -> dict[str, Any]:
     """kwargs for an ephemeral hand message (send or edit)."""
     game = live.game
     assert game is not None
     cards = game.hands[seat]
     mask = sel.clean_mask(cards, mask)
     codes = sel.hand_codes(cards)
-    line, playable = service.hand_line(live, seat, mask)
+    line, playable = words.hand_status(live, seat, sel.selected_cards(cards, mask))
     view = discord.ui.View(timeout=None)
     version = game.version
     for i, (card, code) in enumerate(zip(cards, codes, strict=True)):
@@ -153,11 +132,12 @@ def hand(service: TableService, live: Live, seat: int, mask: int, note: str | No
             )
         )
     action_row = min(4, (len(cards) + 4) // 5)
-    leading = game.table is None and game.phase == "play" and game.current == seat
-    over = live.phase != "playing"
+    leading = game.table is None and game.phase is Phase.PLAY and game.current == seat
+    over = live.phase is not TablePhase.PLAYING
     for op, label, style, disabled in (
         ("play", "Play", discord.ButtonStyle.success, not playable or over),
-        ("pass", "Pass", discord.ButtonStyle.danger, leading or over or game.phase == "exchange"),
+        ("pass", "Pass", discord.ButtonStyle.danger,
+         leading or over or game.phase is Phase.EXCHANGE),
         ("clear", "Clear", discord.ButtonStyle.secondary, mask == 0),
         ("hint", "Hint", discord.ButtonStyle.secondary, over),
     ):

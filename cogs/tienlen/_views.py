@@ -4,21 +4,31 @@ the selection), so a button keeps working after a restart: state lives in the st
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from cogs import selection as sel
-
-if TYPE_CHECKING:
-    from ._cog import TienLenCog
+from . import selection as sel
 
 
-def _cog(interaction: discord.Interaction[Any]) -> TienLenCog:
-    from ._cog import TienLenCog
+@runtime_checkable
+class TableHandlers(Protocol):
+    """What the buttons call: the TienLen cog (named by this protocol, not imported, so that the
+    cog may import the views that render its messages)."""
 
+    async def on_board_button(self, interaction: discord.Interaction[Any], table_id: int,
+                              action: str) -> None: ...
+
+    async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int,
+                              level: str) -> None: ...
+
+    async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,
+                             version: int, mask: int, op: str) -> None: ...
+
+
+def _cog(interaction: discord.Interaction[Any]) -> TableHandlers:
     cog = interaction.client.get_cog("TienLen")
-    assert isinstance(cog, TienLenCog), "the TienLen cog is not loaded"
+    assert isinstance(cog, TableHandlers), "the TienLen cog is not loaded"
     return cog
 
 

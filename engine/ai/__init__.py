@@ -13,7 +13,6 @@ Entry points: :func:`observe`, :func:`decide`, :func:`decide_json` (for a proces
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from engine.ai.core import Ctx, easy_choice, full_mask, hard_choice, hard_respond, normal_choice
 from engine.ai.observation import Observation, observe
@@ -22,13 +21,12 @@ from engine.ai.search import DEFAULT_BUDGET_MS, expert_choice
 from engine.cards import Card
 from engine.combos import Combo
 from engine.events import Exchanged
-
-if TYPE_CHECKING:
-    from engine.game import Game
+from engine.game import Game, Phase
+from engine.level import Level
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
-    "LEVELS",
+    "Level",
     "Observation",
     "choose",
     "choose_returns",
@@ -37,9 +35,6 @@ __all__ = [
     "hint",
     "observe",
 ]
-
-LEVELS = ("easy", "normal", "hard", "expert")
-
 
 def _ctx(obs: Observation) -> Ctx:
     n, d = obs.players, obs.direction
@@ -83,31 +78,30 @@ def _known(obs: Observation, unseen: int) -> dict[int, int]:
 
 def choose(
     obs: Observation,
-    level: str,
+    level: Level | str,
     *,
     seed: int | None = None,
     budget_ms: int | None = None,
 ) -> Combo | None:
     """The play of a computer player of ``level`` from its observation (``None``: pass)."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    level = Level.parse(level)
     legal = list(obs.legal)
-    if obs.phase != "play" or not legal:
+    if obs.phase is not Phase.PLAY or not legal:
         return None
     rng = random.Random(seed)
     if not obs.my_turn:
         # Out-of-turn chops only.
-        if level == "easy":
+        if level is Level.EASY:
             return easy_choice(legal, True, rng)
-        if level == "normal":
+        if level is Level.NORMAL:
             return normal_choice(legal)
         return hard_respond(_ctx(obs), legal)
     can_pass = obs.can_pass
-    if level == "easy":
+    if level is Level.EASY:
         choice = easy_choice(legal, can_pass, rng)
-    elif level == "normal":
+    elif level is Level.NORMAL:
         choice = normal_choice(legal)
-    elif level == "hard":
+    elif level is Level.HARD:
         choice = hard_choice(_ctx(obs), legal, can_pass)
     else:
         ctx = _ctx(obs)
@@ -134,7 +128,7 @@ def choose(
 def decide(
     game: Game,
     seat: int,
-    level: str,
+    level: Level | str,
     *,
     seed: int | None = None,
     budget_ms: int | None = None,
@@ -147,16 +141,16 @@ def decide(
     return None if choice is None else list(choice.cards)
 
 
-def decide_json(game_json: str, seat: int, level: str, seed: int | None) -> list[str] | None:
+def decide_json(
+    game_json: str, seat: int, level: Level | str, seed: int | None
+) -> list[str] | None:
     """:func:`decide` on a game rebuilt from JSON, returning card codes: for a process pool."""
-    from engine.game import Game
-
     game = Game.from_json(game_json)
     cards = decide(game, seat, level, seed=seed)
     return None if cards is None else [c.code for c in cards]
 
 
-def choose_returns(game: Game, seat: int, level: str) -> list[Card]:
+def choose_returns(game: Game, seat: int, level: Level | str) -> list[Card]:
     """The cards ``seat`` gives back in the exchange phase: the lowest singles that belong to no
     combination of its planned hand (the lowest cards for ``easy``)."""
     obs = observe(game, seat)
@@ -166,7 +160,7 @@ def choose_returns(game: Game, seat: int, level: str) -> list[Card]:
     layout = obs.layout
     hand = obs.hand_mask
     out: list[Card] = []
-    if level == "easy":
+    if Level.parse(level) is Level.EASY:
         return list(layout.sort(obs.hand))[:k]
     for _ in range(k):
         _, plan = split_mask(hand)
@@ -195,4 +189,4 @@ def choose_returns(game: Game, seat: int, level: str) -> list[Card]:
 
 def hint(observation: Observation) -> Combo | None:
     """A good play for a human in this seat (``None``: passing is suggested)."""
-    return choose(observation, "hard")
+    return choose(observation, Level.HARD)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from engine.cards import Card, Layout
 from engine.combos import Combo
 from engine.events import Dealt, Event, Exchanged, Played, WentOut
+from engine.game import Phase
 from engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ class Observation:
     decks: int
     direction: int
     """+1 when play goes to increasing seat indexes, -1 otherwise."""
-    phase: str
+    phase: Phase
     hand: tuple[Card, ...]
     counts: tuple[int, ...]
     current: int | None
@@ -91,11 +92,11 @@ def observe(game: Game, seat: int) -> Observation:
     """The observation of ``seat`` (see :class:`Observation`)."""
     events = game.events
     rules = game.rules
-    phase = str(game.phase)
+    phase = game.phase
     current = game.current
     table = game.table
     legal: tuple[Combo, ...] = ()
-    if phase == "play":
+    if phase is Phase.PLAY:
         legal = tuple(game.legal_plays(seat))
     return Observation(
         seat=seat,
@@ -114,6 +115,6 @@ def observe(game: Game, seat: int) -> Observation:
         finished=tuple(e.seat for e in events if isinstance(e, WentOut)),
         log=_public_log(events, seat),
         legal=legal,
-        can_pass=current == seat and table is not None and phase == "play",
+        can_pass=current == seat and table is not None and phase is Phase.PLAY,
         pending_returns=int(game.pending_returns.get(seat, 0)),
     )

@@ -32,7 +32,7 @@ class World:
 
     async def restart(self) -> None:
         """Stop this bot and start a fresh one on the same database file (a process restart)."""
-        await self.bot.tables.shutdown()
+        await self.bot.table_service.shutdown()
         await self.store.close()
         self.store = await Store.open(self.path)
         self.bot = TienLenBot(make_settings(), self.store, ai_delay=0.0, board_interval=0.0,
@@ -56,5 +56,5 @@ async def world(simcord_env: simcord.Env, simcord_bot: TienLenBot,
     w = World(simcord_env, simcord_bot, simcord_bot.store, guild, channel,
               tmp_path / "bot.sqlite3")
     yield w
-    await w.bot.tables.shutdown()
+    await w.bot.table_service.shutdown()
     await w.store.close()

@@ -7,8 +7,8 @@ from typing import Any
 import discord
 import simcord
 
-from cogs.tables import Live
-from engine import Card, Combo
+from cogs.tables import LiveTable
+from engine import Card, Combo, Phase
 
 
 def bot_messages(world: Any, viewer: Any | None = None) -> list[discord.Message]:
@@ -53,13 +53,13 @@ def button(message: Any, label: str) -> Any:
     raise AssertionError(f"no button {label!r} in {labels(message)}")
 
 
-def only_table(world: Any) -> Live:
-    tables = list(world.bot.tables.tables.values())
+def only_table(world: Any) -> LiveTable:
+    tables = list(world.bot.table_service.tables.values())
     assert len(tables) == 1, tables
     return tables[0]
 
 
-async def open_table(world: Any, host: Any, **options: Any) -> Live:
+async def open_table(world: Any, host: Any, **options: Any) -> LiveTable:
     result = await host.slash(world.channel, "tienlen start", **options)
     assert result.ephemeral, result
     return only_table(world)
@@ -100,12 +100,12 @@ def lowest(plays: list[Combo]) -> Combo:
     return min(plays, key=lambda c: (c.top, -len(c)))
 
 
-async def take_turn(world: Any, live: Live, people: dict[int, Any], *, prefer_pass: bool = False
-                    ) -> None:
+async def take_turn(world: Any, live: LiveTable, people: dict[int, Any], *,
+                    prefer_pass: bool = False) -> None:
     """The seat to act plays its lowest legal play (or passes when `prefer_pass` and allowed)."""
     game = live.game
     assert game is not None
-    if game.phase == "exchange":
+    if game.phase is Phase.EXCHANGE:
         seat = next(s for s, n in game.pending_returns.items() if n)
         need = game.pending_returns[seat]
         person = people[live.seats[seat].user_id]  # type: ignore[index]

@@ -13,8 +13,9 @@ from typing import Any
 import discord
 import pytest
 
-from cogs.tables import Live
-from engine import Game, Rank, parse_cards
+from cogs import words
+from cogs.tables import LiveTable, StaleHand, TablePhase
+from engine import Game, Passed, Phase, Played, Rank, parse_cards
 
 from .tablekit import (
     add_computers,
@@ -36,7 +37,8 @@ def people(world: Any, n: int) -> list[Any]:
     return [world.guild.add_member(world.env.create_user(f"p{i}")) for i in range(n)]
 
 
-async def started(world: Any, n: int, **options: Any) -> tuple[list[Any], dict[int, Any], Live]:
+async def started(world: Any, n: int, **options: Any
+                  ) -> tuple[list[Any], dict[int, Any], LiveTable]:
     """n people at one table (the first hosts), the game started by the host."""
     ps = people(world, n)
     live = await open_table(world, ps[0], **options)
@@ -45,9 +47,9 @@ async def started(world: Any, n: int, **options: Any) -> tuple[list[Any], dict[i
     return ps, {p.id: p for p in ps}, live
 
 
-async def finish(world: Any, live: Live, by_id: dict[int, Any], limit: int = 400) -> None:
+async def finish(world: Any, live: LiveTable, by_id: dict[int, Any], limit: int = 400) -> None:
     for step in range(limit):
-        if live.phase != "playing":
+        if live.phase is not TablePhase.PLAYING:
             return
         await take_turn(world, live, by_id, prefer_pass=step % 7 == 3)
     raise AssertionError("the game did not finish")
@@ -61,7 +63,7 @@ async def test_four_humans_play_to_settlement_and_leaderboard(world: Any) -> Non
     await seat_people(world, ps[1:])
     assert len(live.seats) == 4
     await ps[0].click(board(world), label="Start")
-    assert live.phase == "playing" and live.game is not None
+    assert live.phase is TablePhase.PLAYING and live.game is not None
     text = board_text(world)
     current = live.game.current
     assert current is not None
@@ -70,7 +72,7 @@ async def test_four_humans_play_to_settlement_and_leaderboard(world: Any) -> Non
         assert f"<@{ps[i].id}> — 13 cards" in text
     assert set(labels(board(world))) == {"My hand", "Rules"}
     await finish(world, live, by_id)
-    assert live.phase == "finished"
+    assert live.phase is TablePhase.FINISHED
     text = board_text(world)
     assert "Game over" in text
     assert labels(board(world)) == ["Play again", "Leave", "Rules"]
@@ -94,7 +96,7 @@ async def test_one_human_against_three_computers(world: Any) -> None:
     assert [s.bot for s in live.seats] == [None, "normal", "normal", "normal"]
     await alice.click(board(world), label="Start")
     await finish(world, live, {alice.id: alice})
-    assert live.phase == "finished"
+    assert live.phase is TablePhase.FINISHED
     assert "Game over" in board_text(world)
     # Computer seats hold no chips: a game against computers only moves chips between humans.
     assert await world.store.get_chips(world.guild.id, alice.id) == 1000
@@ -165,7 +167,7 @@ async def test_stale_hand_message_changes_nothing(world: Any) -> None:
     stale = await person.click(old, label="Play")
     assert stale.ephemeral and "out of date" in stale.response.content
     assert game.version == version
-    played = [e for e in game.events if type(e).__name__ == "Played"]
+    played = [e for e in game.events if isinstance(e, Played)]
     assert len(played) == 1
 
 
@@ -181,19 +183,19 @@ async def test_double_click_and_simultaneous_presses_apply_at_most_once(world: A
     other = live.seats[1 - seat].user_id
     assert me is not None
     assert other is not None
-    service = world.bot.tables
+    service = world.bot.table_service
     cards = list(lowest(game.legal_plays(seat)).cards)
     version = game.version
     results = await asyncio.gather(
-        service.act(live, me, version, "play", cards),
-        service.act(live, me, version, "play", cards),  # a double click
-        service.act(live, other, version, "pass"),  # the other player at the same moment
+        service.act(live, me, version, cards),
+        service.act(live, me, version, cards),  # a double click
+        service.act(live, other, version, None),  # the other player at the same moment
         return_exceptions=True,
     )
     assert game.version == version + 1, results
-    assert results[0] == "You played " + " ".join(map(str, cards)) + "."
-    assert "out of date" in str(results[1])
-    assert "out of date" in str(results[2])
+    assert results[0] is None
+    assert isinstance(results[1], StaleHand) and isinstance(results[2], StaleHand)
+    assert "out of date" in words.refusal(results[1])
     names = [type(e).__name__ for e in game.events]
     assert names.count("Played") == 1
     assert names.count("Passed") == 0
@@ -208,7 +210,7 @@ async def test_hand_privacy(world: Any, caplog: pytest.LogCaptureFixture) -> Non
             await open_hand(world, p)
     game = live.game
     assert game is not None
-    played = {str(c) for e in game.events if type(e).__name__ == "Played" for c in e.cards}
+    played = {str(c) for e in game.events if isinstance(e, Played) for c in e.cards}
     for viewer in [*ps, world.guild.add_member(world.env.create_user("watcher"))]:
         for message in world.channel.history(viewer=viewer):
             if not message.author.bot:
@@ -253,7 +255,7 @@ async def test_stop_and_settings_permissions(world: Any) -> None:
     assert r.ephemeral and "stake: **25**" in r.response.content
     r = await admin.slash(world.channel, "tienlen stop")
     assert "closed" in r.response.content
-    assert await world.bot.tables.table_in_channel(world.channel.id) is None
+    assert await world.bot.table_service.table_in_channel(world.channel.id) is None
     # The next table uses the server's defaults.
     live = await open_table(world, host)
     assert live.table.stake == 25
@@ -277,7 +279,7 @@ async def test_rules_embed_comes_from_the_model(world: Any) -> None:
 
 
 def seat_events(game: Any, seat: int) -> list[Any]:
-    return [e for e in game.events if type(e).__name__ in ("Played", "Passed") and e.seat == seat]
+    return [e for e in game.events if isinstance(e, Played | Passed) and e.seat == seat]
 
 
 async def test_turn_clock_auto_lead_auto_pass_takeover_and_reclaim(world: Any) -> None:
@@ -290,7 +292,7 @@ async def test_turn_clock_auto_lead_auto_pass_takeover_and_reclaim(world: Any) -
     must = game.first_play_must_include
     await world.env.advance_time(31)  # A must lead: the lowest single, which includes 3♠
     (lead,) = seat_events(game, a)
-    assert type(lead).__name__ == "Played" and len(lead.cards) == 1
+    assert isinstance(lead, Played) and len(lead.cards) == 1
     if must is not None:
         assert lead.cards[0] == must
     assert live.afk[a] == 1 and not live.auto[a]
@@ -304,13 +306,13 @@ async def test_turn_clock_auto_lead_auto_pass_takeover_and_reclaim(world: Any) -
         assert "away: computer playing" in board_text(world)
         # While B plays in person, the computer answers for A at once, without the clock.
         for _ in range(3):
-            if live.phase != "playing" or game.current != b:
+            if live.phase is not TablePhase.PLAYING or game.current != b:
                 break
             count = len(seat_events(game, a))
             await take_turn(world, live, by_id)
-            if live.phase == "playing":
+            if live.phase is TablePhase.PLAYING:
                 assert len(seat_events(game, a)) > count
-        if live.phase == "playing":
+        if live.phase is TablePhase.PLAYING:
             # A comes back: My hand returns the seat to its owner.
             await open_hand(world, by_id[live.seats[a].user_id])  # type: ignore[index]
             assert not live.auto[a] and live.afk[a] == 0
@@ -328,13 +330,13 @@ async def test_restart_mid_game_old_buttons_finish_it(world: Any) -> None:
                             lowest(game.legal_plays(seat)).cards)
     version = game.version
     await world.restart()
-    live2 = world.bot.tables.tables[live.id]
+    live2 = world.bot.table_service.tables[live.id]
     assert live2.game is not None and live2.game.version == version
     r = await person.click(old_hand, label="Play")  # a button from before the restart
     assert "You played" in r.response.content
     assert live2.game.version == version + 1
     await finish(world, live2, by_id)
-    assert live2.phase == "finished"
+    assert live2.phase is TablePhase.FINISHED
     total = sum([await world.store.get_chips(world.guild.id, p.id) or 0 for p in ps])
     assert total == 2000
     check = subprocess.run([sys.executable, "-m", "data.check", str(world.path)],
@@ -350,7 +352,7 @@ async def test_play_again_winner_leads_and_stats(world: Any) -> None:
     assert first.outcome is not None
     winner = first.outcome.winner
     await ps[1].click(board(world), label="Play again")
-    assert live.phase == "playing"
+    assert live.phase is TablePhase.PLAYING
     second = live.game
     assert second is not None
     assert second is not first
@@ -369,7 +371,7 @@ async def test_old_board_is_replaced_by_a_fresh_message(world: Any) -> None:
     ps = people(world, 2)
     live = await open_table(world, ps[0])
     first_board = board(world).id
-    service = world.bot.tables
+    service = world.bot.table_service
     real_clock = service.wall_clock
     service.wall_clock = lambda: real_clock() + 3600  # an hour later
     await seat_people(world, ps[1:])  # a change, and the board is too old to edit
@@ -385,7 +387,7 @@ async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
     assert "card_exchange" in r.response.content
     r = await ps[0].slash(world.channel, "tienlen start", options="no_such_rule=on")
     assert "no_such_rule" in r.response.content
-    assert await world.bot.tables.table_in_channel(world.channel.id) is None
+    assert await world.bot.table_service.table_in_channel(world.channel.id) is None
     live = await open_table(world, ps[0], options="card_exchange=on end=first_out")
     assert live.rules.card_exchange
     assert live.rules.end == "first_out"
@@ -397,7 +399,7 @@ async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
     assert game is not None
     if game.is_over:  # an instant win after the exchange ends the game at once
         return
-    assert game.phase == "exchange"
+    assert game.phase is Phase.EXCHANGE
     returning = [s for s, n in game.pending_returns.items() if n]
     assert len(returning) == 2  # the winner gives back two cards, the second one
     seat = returning[0]
@@ -407,13 +409,13 @@ async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
     assert button(hand, "Pass").disabled
     for _ in returning:
         await take_turn(world, live, by_id)
-    assert game.phase in ("play", "over")  # "over": an instant win after the exchange
+    assert game.phase in (Phase.PLAY, Phase.OVER)  # "over": an instant win after the exchange
     await finish(world, live, by_id)
-    assert live.phase == "finished"
+    assert live.phase is TablePhase.FINISHED
 
 
 async def test_passed_player_and_play_that_does_not_beat(world: Any) -> None:
-    world.bot.tables._rng = random.Random(2)  # a fixed deal for a repeatable scenario
+    world.bot.table_service._rng = random.Random(2)  # a fixed deal for a repeatable scenario
     _ps, by_id, live = await started(world, 3, seats=3)
     game = live.game
     assert game is not None
@@ -452,7 +454,7 @@ async def test_settings_need_manage_server_and_host_can_stop(world: Any) -> None
     await open_table(world, host)
     r = await host.slash(world.channel, "tienlen stop")
     assert "closed" in r.response.content
-    assert await world.bot.tables.table_in_channel(world.channel.id) is None
+    assert await world.bot.table_service.table_in_channel(world.channel.id) is None
 
 
 async def test_daily_again_after_24_hours(world: Any) -> None:
@@ -490,7 +492,7 @@ async def test_a_player_short_of_chips_is_told_privately_and_the_table_waits(wor
     assert r.ephemeral
     assert "The table waits" in r.response.content
     assert f"<@{poor.id}>" in r.response.content
-    assert live.phase == "lobby"
+    assert live.phase is TablePhase.LOBBY
     assert live.game is None
     dms = poor.user.dm_channel.history()
     assert dms
@@ -505,7 +507,7 @@ async def test_computer_chops_out_of_turn(world: Any) -> None:
     await seat_people(world, [other])
     await add_computers(world, host, "normal", 2)
     await host.click(board(world), label="Start")
-    service = world.bot.tables
+    service = world.bot.table_service
     hands = ["2S 3S 3C 3D 3H 8S 8C 9D 9H JD JH QD QH",
              "2C 2D 2H 8D 8H 9S 9C JS JC QS QC KS KC",
              "4S 4C 5S 5D 6S 6C 7S 7D 10S 10C KD KH AS",
@@ -517,11 +519,11 @@ async def test_computer_chops_out_of_turn(world: Any) -> None:
         await service._commit(live)
     await play(host, await open_hand(world, host), parse_cards("2S"))
     game = live.game
-    chops = [e for e in game.events if type(e).__name__ == "Played" and e.out_of_turn]
+    chops = [e for e in game.events if isinstance(e, Played) and e.out_of_turn]
     assert chops, [type(e).__name__ for e in game.events]
     assert chops[0].seat in (2, 3)
     assert len(chops[0].cards) == 8
-    acts = [e for e in game.events if type(e).__name__ in ("Played", "Passed")]
+    acts = [e for e in game.events if isinstance(e, Played | Passed)]
     after = acts[acts.index(chops[0]) + 1 :]
     if after:
         assert after[0].seat == (chops[0].seat + 1) % 4  # play goes on after the chopper
@@ -533,7 +535,7 @@ async def test_reloading_the_extension_keeps_the_game(world: Any) -> None:
     await take_turn(world, live, by_id)
     version = live.game.version if live.game else None
     await world.bot.reload_extension("cogs.tienlen")
-    fresh = world.bot.tables.tables[live.id]
+    fresh = world.bot.table_service.tables[live.id]
     assert fresh is not live  # read again from the store
     assert fresh.game is not None
     assert fresh.game.version == version

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import Game, Rules
-from engine.ai import LEVELS, choose, choose_returns, decide, decide_json, hint, observe
+from engine import Game, Phase, Rules
+from engine.ai import Level, choose, choose_returns, decide, decide_json, hint, observe
 from engine.arena import play_game, run_arena
 from engine.events import Played
 
@@ -18,7 +18,7 @@ PRESETS = ["southern", "pagat", "vc", "online"]
 def _play(game: Game, levels: list[str], seed: int, budget_ms: int | None = None) -> Game:
     """Play to the end, checking every decision (and every out-of-turn chop) is accepted."""
     step = 0
-    while game.phase == "exchange":
+    while game.phase is Phase.EXCHANGE:
         for s in list(game.pending_returns):
             cards = choose_returns(game, s, levels[s])
             assert game.can_return(s, cards)
@@ -76,7 +76,7 @@ def test_card_exchange_returns_and_next_games() -> None:
     game = _play(Game.new(rules, 4, seed=7), ["hard", "normal", "easy", "hard"], seed=1)
     for i in range(4):
         game = Game.next(game, seed=100 + i)
-        assert game.phase in ("exchange", "over")
+        assert game.phase in (Phase.EXCHANGE, Phase.OVER)
         _play(game, ["hard", "normal", "easy", "expert"], seed=i, budget_ms=3)
 
 
@@ -143,7 +143,7 @@ def test_decisions_depend_only_on_the_observation(seed: int) -> None:
     other = _reshuffled(game, seat, log, random.Random(seed))
     assert [other.hand(s) for s in range(4)] != [game.hand(s) for s in range(4)]
     assert observe(game, seat) == observe(other, seat)
-    for level in LEVELS:
+    for level in Level:
         a = decide(game, seat, level, seed=5, budget_ms=10)
         b = decide(other, seat, level, seed=5, budget_ms=10)
         assert a == b, level
@@ -158,7 +158,7 @@ def test_observation_hides_other_hands() -> None:
     assert obs.counts == tuple(len(game.hand(s)) for s in range(4))
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", list(Level))
 def test_decisions_are_deterministic_under_a_seed(level: str) -> None:
     for seed in range(3):
         game, _ = _midgame(20 + seed, 5)

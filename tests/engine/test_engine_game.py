@@ -14,6 +14,7 @@ from engine import (
     ComboKind,
     Exchanged,
     Game,
+    GameFinished,
     GameOver,
     IllegalPlay,
     InstantWin,
@@ -24,6 +25,7 @@ from engine import (
     NotYourTurn,
     Passed,
     PassedThisTrick,
+    Phase,
     Played,
     Rank,
     Rules,
@@ -233,9 +235,10 @@ def test_to_last_ending_gives_every_place() -> None:
     assert game.outcome.reason is Termination.EMPTIED_HANDS
     assert game.outcome.instant_win is None
     assert game.outcome.multiplier is None
-    assert isinstance(game.events[-1], GameOver.__mro__[0]) or True
-    unchanged(game, lambda: game.play(2, "6S"), GameOver, "over")
-    unchanged(game, lambda: game.pass_turn(2), GameOver)
+    assert isinstance(game.events[-1], GameOver)
+    assert game.actor is None
+    unchanged(game, lambda: game.play(2, "6S"), GameFinished, "over")
+    unchanged(game, lambda: game.pass_turn(2), GameFinished)
     assert game.legal_plays(2) == []
 
 
@@ -388,8 +391,9 @@ def test_card_exchange() -> None:
     hands[second_last] = "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2C"
     hands[last] = "5C 6C 7C 8C 9C 10C JC QC KC AC 2S 2D 2H"
     game = Game.next(first, hands=hands)
-    assert game.phase == "exchange"
+    assert game.phase is Phase.EXCHANGE
     assert game.current is None
+    assert game.actor == winner  # the first seat that still owes cards back
     gifts = [e for e in game.events if isinstance(e, Exchanged)]
     assert [(e.giver, e.receiver, codes(list(e.cards)), e.returned) for e in gifts] == [
         (last, winner, "2D 2H", False),
@@ -403,9 +407,11 @@ def test_card_exchange() -> None:
     unchanged(game, lambda: game.return_cards(last, "2S"), WrongPhase)
     assert game.can_return(second, "4C")
     game.return_cards(winner, "3S 3C")
-    assert game.phase == "exchange"
+    assert game.phase is Phase.EXCHANGE
+    assert game.actor == second
     game.return_cards(second, "4C")
-    assert game.phase == "play"
+    assert game.phase is Phase.PLAY
+    assert game.actor == game.current == winner
     assert game.current == winner
     assert game.card_counts == [13, 13, 13, 13]
     assert codes(game.hands[last])[:5] == "3S 3C"
@@ -417,7 +423,7 @@ def test_no_exchange_with_three_players() -> None:
     rules = NO_IW.model_copy(update={"card_exchange": True})
     first = _finished(rules, 3)
     game = Game.next(first, seed=2)
-    assert game.phase == "play"
+    assert game.phase is Phase.PLAY
 
 
 # ---------------------------------------------------------------------------- instant wins

@@ -11,6 +11,7 @@ from engine import (
     Chopped,
     Game,
     Passed,
+    Phase,
     Played,
     Rules,
     TienLenError,
@@ -45,7 +46,7 @@ def _check_invariants(game: Game, deck_total: Counter[str]) -> None:
         assert game.current is None
         assert game.outcome is not None
         assert sorted(game.outcome.places) == list(range(game.seat_count))
-    elif game.phase == "play":
+    elif game.phase is Phase.PLAY:
         assert game.current is not None
         assert game.hands[game.current], "the seat to act holds cards"
         assert game.current not in game.passed
@@ -75,7 +76,7 @@ def _run_game(rules: Rules, seats: int, seed: int, check_all: bool,
     while not game.is_over:
         steps += 1
         assert steps < 2000, "every game ends"
-        if game.phase == "exchange":
+        if game.phase is Phase.EXCHANGE:
             giver = min(game.pending_returns)
             due = game.pending_returns[giver]
             game.return_cards(giver, rng.sample(game.hands[giver], due))

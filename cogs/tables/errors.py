@@ -1,0 +1,170 @@
+"""Refusals of the table layer: each one a cause with its data, worded by the Discord side.
+
+Every refusal leaves the table as it was. The message of each exception is for logs and
+developers; what a player reads is written by `cogs.words.refusal`.
+"""
+
+from __future__ import annotations
+
+from engine import TienLenError
+
+from .live import Player
+
+__all__ = [
+    "ActionRefused",
+    "AlreadySeated",
+    "BadSeatCount",
+    "BadStake",
+    "ChannelHasTable",
+    "GameInProgress",
+    "GameNotOver",
+    "NoGame",
+    "NotEnoughChips",
+    "NotHost",
+    "NotSeated",
+    "ShortOfChips",
+    "StaleHand",
+    "StoreRefused",
+    "TableChanged",
+    "TableClosed",
+    "TableError",
+    "TableFull",
+    "TableGone",
+    "TooFewSeats",
+    "UnknownLevel",
+]
+
+
+class TableError(Exception):
+    """A refusal a player can be told about; nothing changed."""
+
+
+class TableGone(TableError):
+    """The table does not exist (any more)."""
+
+
+class TableClosed(TableError):
+    """The table exists but is closed."""
+
+
+class BadStake(TableError):
+    def __init__(self, minimum: int) -> None:
+        super().__init__(f"stake below {minimum}")
+        self.minimum = minimum
+
+
+class BadSeatCount(TableError):
+    def __init__(self, low: int, high: int) -> None:
+        super().__init__(f"seats outside {low}..{high}")
+        self.low = low
+        self.high = high
+
+
+class NotEnoughChips(TableError):
+    """The person acting holds less than one stake."""
+
+    def __init__(self, chips: int, stake: int) -> None:
+        super().__init__(f"{chips} chips < stake {stake}")
+        self.chips = chips
+        self.stake = stake
+
+
+class ShortOfChips(TableError):
+    """A game cannot start: these seated people hold less than one stake (user id -> chips)."""
+
+    def __init__(self, table_id: int, short: dict[int, int], stake: int) -> None:
+        super().__init__(f"short of chips: {sorted(short)}")
+        self.table_id = table_id
+        self.short = short
+        self.stake = stake
+
+
+class ChannelHasTable(TableError):
+    """The channel already has an open table."""
+
+    def __init__(self, table_id: int, *, guild_id: int | None = None,
+                 channel_id: int | None = None, board_message_id: int | None = None) -> None:
+        super().__init__(f"channel has table {table_id}")
+        self.table_id = table_id
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.board_message_id = board_message_id
+
+
+class GameInProgress(TableError):
+    """Seats change, and games start, only when no game is being played.
+    ``starting``: the refused action was starting a game."""
+
+    def __init__(self, *, starting: bool = False) -> None:
+        super().__init__("a game is in progress")
+        self.starting = starting
+
+
+class AlreadySeated(TableError):
+    pass
+
+
+class TableFull(TableError):
+    pass
+
+
+class NotSeated(TableError):
+    """The person is not seated. ``for_computers``: they tried to add a computer player."""
+
+    def __init__(self, *, for_computers: bool = False) -> None:
+        super().__init__("not seated")
+        self.for_computers = for_computers
+
+
+class UnknownLevel(TableError):
+    def __init__(self, level: str) -> None:
+        super().__init__(f"unknown level {level!r}")
+        self.level = level
+
+
+class NotHost(TableError):
+    """Only the host may do this; ``or_manager``: or a member who manages the server."""
+
+    def __init__(self, *, or_manager: bool = False) -> None:
+        super().__init__("not the host")
+        self.or_manager = or_manager
+
+
+class GameNotOver(TableError):
+    pass
+
+
+class TooFewSeats(TableError):
+    def __init__(self, minimum: int) -> None:
+        super().__init__(f"fewer than {minimum} seats")
+        self.minimum = minimum
+
+
+class NoGame(TableError):
+    """No game is being played at the table. ``over``: the one the button belonged to ended."""
+
+    def __init__(self, *, over: bool = False) -> None:
+        super().__init__("no game in progress")
+        self.over = over
+
+
+class StaleHand(TableError):
+    """The hand was drawn at an older game version (a double click, or the game moved on)."""
+
+
+class TableChanged(TableError):
+    """Another change was saved at the same moment; nothing was played."""
+
+
+class StoreRefused(TableError):
+    """The store refused to start the game (its reason is in the message)."""
+
+
+class ActionRefused(TableError):
+    """The engine refused a play or pass. ``waiting_for``: who is to act, when it was not the
+    player's turn."""
+
+    def __init__(self, error: TienLenError, waiting_for: Player | None = None) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.waiting_for = waiting_for

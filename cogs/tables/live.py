@@ -1,0 +1,232 @@
+"""A live table: the state one table holds in memory, mirrored in the store after every change,
+and the structured results of its last game (worded by the Discord side)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum, unique
+from typing import Any
+
+from data.models import Seat, TableRecord
+from engine import Game, InstantWinKind, Rules
+
+__all__ = [
+    "Charge",
+    "CloseReason",
+    "GameResults",
+    "LegacyResults",
+    "LiveTable",
+    "PlaceResult",
+    "Player",
+    "Results",
+    "TableClosedResults",
+    "TablePhase",
+    "results_from_json",
+]
+
+
+@unique
+class TablePhase(StrEnum):
+    LOBBY = "lobby"
+    """Seats change; the last game's results stay on the board."""
+    PLAYING = "playing"
+    FINISHED = "finished"
+    """The game is over and settled; `Play again` deals the next one to the same seats."""
+
+
+@unique
+class CloseReason(StrEnum):
+    EVERYONE_LEFT = "everyone left"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who sat in a seat when a result was recorded (seats may change afterwards)."""
+
+    name: str
+    user_id: int | None = None
+
+    @classmethod
+    def of(cls, seat: Seat) -> Player:
+        return cls(seat.name, seat.user_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Charge:
+    """One line of settlement seen from one seat: ``paid`` of ``owed`` chips for ``reason``;
+    ``payer``: this seat paid (otherwise it received)."""
+
+    reason: str
+    paid: int
+    owed: int
+    payer: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceResult:
+    place: int
+    player: Player
+    chips: int
+    """The seat's chip change."""
+    charges: tuple[Charge, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameResults:
+    places: tuple[PlaceResult, ...]
+    instant_win: InstantWinKind | None = None
+    winner: Player | None = None
+    multiplier: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class TableClosedResults:
+    reason: CloseReason
+
+
+@dataclass(frozen=True, slots=True)
+class LegacyResults:
+    """Lines saved, already worded, before results were structured."""
+
+    lines: tuple[str, ...]
+
+
+Results = GameResults | TableClosedResults | LegacyResults
+
+
+def _player(data: dict[str, Any]) -> Player:
+    return Player(str(data["name"]), data.get("user_id"))
+
+
+def results_to_json(results: Results | None) -> Any:
+    match results:
+        case None:
+            return None
+        case GameResults():
+            return {
+                "kind": "game",
+                "places": [
+                    {
+                        "place": p.place,
+                        "player": {"name": p.player.name, "user_id": p.player.user_id},
+                        "chips": p.chips,
+                        "charges": [[c.reason, c.paid, c.owed, c.payer] for c in p.charges],
+                    }
+                    for p in results.places
+                ],
+                "instant_win": None if results.instant_win is None else str(results.instant_win),
+                "winner": None if results.winner is None else {
+                    "name": results.winner.name, "user_id": results.winner.user_id},
+                "multiplier": results.multiplier,
+            }
+        case TableClosedResults():
+            return {"kind": "closed", "reason": str(results.reason)}
+        case LegacyResults():
+            return list(results.lines)
+
+
+def results_from_json(data: Any) -> Results | None:
+    """Read saved results (a list of lines: the format before results were structured)."""
+    if not data:
+        return None
+    if isinstance(data, list):
+        return LegacyResults(tuple(str(line) for line in data))
+    if data.get("kind") == "closed":
+        return TableClosedResults(CloseReason(data["reason"]))
+    win = data.get("instant_win")
+    winner = data.get("winner")
+    return GameResults(
+        places=tuple(
+            PlaceResult(
+                place=int(p["place"]),
+                player=_player(p["player"]),
+                chips=int(p["chips"]),
+                charges=tuple(Charge(str(r), int(paid), int(owed), bool(payer))
+                              for r, paid, owed, payer in p.get("charges", ())),
+            )
+            for p in data["places"]
+        ),
+        instant_win=None if win is None else InstantWinKind(win),
+        winner=None if winner is None else _player(winner),
+        multiplier=int(data.get("multiplier", 1)),
+    )
+
+
+@dataclass
+class LiveTable:
+    """A table held in memory, mirrored in the store after every change."""
+
+    table: TableRecord
+    phase: TablePhase = TablePhase.LOBBY
+    max_seats: int = 4
+    results: Results | None = None
+    game: Game | None = None
+    game_id: int | None = None
+    game_version: int = 0
+    previous_game_json: str | None = None
+    previous_seats: list[dict[str, Any]] | None = None
+    afk: list[int] = field(default_factory=list)
+    auto: list[bool] = field(default_factory=list)
+    deadline: float | None = None
+    deadline_version: int = -1  # the game version the deadline was armed for
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    changes: int = 0
+    board_rendered: int = -1
+    last_board_edit: float = 0.0
+    clock_task: asyncio.Task[None] | None = None
+    ai_task: asyncio.Task[None] | None = None
+    chop_task: asyncio.Task[None] | None = None
+    board_task: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> int:
+        return self.table.id
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self.table.seats
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.model_validate_json(self.table.rules_json)
+
+    @property
+    def playing(self) -> bool:
+        return self.phase is TablePhase.PLAYING and self.game is not None
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def controlled_by_computer(self, seat: int) -> bool:
+        if self.seats[seat].bot is not None:
+            return True
+        return bool(self.auto and self.auto[seat])
+
+    def extras_json(self) -> str:
+        return json.dumps(
+            {
+                "phase": str(self.phase),
+                "max_seats": self.max_seats,
+                "results": results_to_json(self.results),
+                "previous_game_json": self.previous_game_json,
+                "previous_seats": self.previous_seats,
+            }
+        )
+
+    def game_state_json(self) -> str:
+        assert self.game is not None
+        return json.dumps(
+            {
+                "engine": self.game.to_json(),
+                "afk": self.afk,
+                "auto": self.auto,
+                "deadline": self.deadline,
+                "deadline_version": self.deadline_version,
+            }
+        )

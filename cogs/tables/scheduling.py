@@ -1,0 +1,265 @@
+"""Scheduling for live tables: the turn clock, computer turns and chops, board refreshes.
+
+A mixin of :class:`cogs.tables.service.TableService`: everything here runs as background tasks
+that take the table's lock, act through the engine and save through the service's `_commit`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Executor
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from engine import Card, ComboKind, Game, Level, Phase, ai, parse_cards
+
+from .live import LiveTable, TablePhase
+
+log = logging.getLogger("cogs.tables")
+
+BOARD_MAX_AGE = timedelta(minutes=50)
+MAX_TIMEOUTS = 2
+
+
+class Publisher(Protocol):
+    """What the Discord side provides: put the board of a table on screen."""
+
+    async def publish_board(self, live: LiveTable) -> None: ...
+
+
+def _log_task(task: asyncio.Task[Any]) -> None:
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None:
+        log.error("background task %s failed", task.get_name(), exc_info=error)
+
+
+def _level(live: LiveTable, seat: int) -> Level:
+    """The level of a computer seat; a person's seat held by the computer plays `normal`."""
+    name = live.seats[seat].bot
+    return Level(name) if name in set(Level) else Level.NORMAL
+
+
+class Scheduling:
+    """Timers and computer players of the live tables (see the module docstring)."""
+
+    publisher: Publisher
+    ai_delay: float
+    board_interval: float
+    executor: Executor | None
+    wall_clock: Callable[[], float]
+    tables: dict[int, LiveTable]
+    _rng: random.Random
+
+    async def _commit(self, live: LiveTable) -> None:
+        raise NotImplementedError
+
+    async def shutdown(self) -> None:
+        """Cancel every timer, computer turn and pending board edit (state is in the store)."""
+        tasks = []
+        for live in self.tables.values():
+            for task in (live.clock_task, live.ai_task, live.chop_task, live.board_task):
+                if task is not None and not task.done():
+                    task.cancel()
+                    tasks.append(task)
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _cancel_tasks(self, live: LiveTable) -> None:
+        for name in ("clock_task", "ai_task", "chop_task"):
+            task: asyncio.Task[None] | None = getattr(live, name)
+            if task is not None and not task.done() and task is not asyncio.current_task():
+                task.cancel()
+            setattr(live, name, None)
+
+    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        task.add_done_callback(_log_task)
+        return task
+
+    def _arm_deadline(self, live: LiveTable) -> None:
+        """Set the turn deadline of the seat to act, once per game state (called before saving,
+        so a restart re-arms the same deadline; pressing My hand does not extend anyone's turn)."""
+        game = live.game
+        if live.phase is not TablePhase.PLAYING or game is None or game.is_over:
+            live.deadline = None
+            return
+        actor = game.actor
+        if actor is None or live.controlled_by_computer(actor):
+            live.deadline = None
+            return
+        if live.deadline is None or live.deadline_version != game.version:
+            live.deadline = self.wall_clock() + live.table.turn_seconds
+            live.deadline_version = game.version
+
+    def _after_change(self, live: LiveTable) -> None:
+        live.changes += 1
+        self.request_board(live)
+        game = live.game
+        if live.phase is not TablePhase.PLAYING or game is None or game.is_over:
+            self._cancel_tasks(live)
+            return
+        self._offer_chops(live)
+        actor = game.actor
+        if actor is None:
+            return
+        if live.controlled_by_computer(actor):
+            if live.ai_task is None or live.ai_task.done():
+                live.ai_task = self._spawn(self._computer_turn(live), f"ai-{live.id}")
+            if live.clock_task is not None:
+                live.clock_task.cancel()
+                live.clock_task = None
+            return
+        self._arm_deadline(live)
+        assert live.deadline is not None
+        if live.clock_task is not None and not live.clock_task.done():
+            live.clock_task.cancel()
+        remaining = max(0.0, live.deadline - self.wall_clock())
+        live.clock_task = self._spawn(
+            self._clock(live, game.version, remaining), f"clock-{live.id}"
+        )
+
+    def _offer_chops(self, live: LiveTable) -> None:
+        """Computer seats may chop out of turn when the rules allow it right now."""
+        game = live.game
+        assert game is not None
+        if live.chop_task is not None and not live.chop_task.done():
+            live.chop_task.cancel()
+        live.chop_task = None
+        if game.phase is not Phase.PLAY or not any(
+            seat != game.current and live.controlled_by_computer(seat)
+            for seat in game.has_out_of_turn_chop()
+        ):
+            return
+        live.chop_task = self._spawn(self._computer_chop(live, game.version), f"chop-{live.id}")
+
+    async def _computer_chop(self, live: LiveTable, version: int) -> None:
+        await asyncio.sleep(self.ai_delay)
+        async with live.lock:
+            game = live.game
+            if game is None or game.version != version or live.phase is not TablePhase.PLAYING:
+                return
+            for seat in game.has_out_of_turn_chop():
+                if seat == game.current or not live.controlled_by_computer(seat):
+                    continue
+                level = _level(live, seat)
+                # A quick decision (no search) under the lock; the chop window is short anyway.
+                cards = self._decide_now(game, seat, Level.HARD if level is Level.EXPERT else level)
+                if cards:
+                    game.play(seat, cards)
+                    live.chop_task = None
+                    log.info("table %s: seat %d chopped out of turn", live.id, seat)
+                    await self._commit(live)
+                    return
+
+    async def _clock(self, live: LiveTable, version: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        async with live.lock:
+            game = live.game
+            if game is None or game.version != version or game.is_over or not live.playing:
+                return
+            seat = game.actor
+            if seat is None:
+                return
+            live.clock_task = None
+            live.afk[seat] += 1
+            if game.phase is Phase.EXCHANGE:
+                game.return_cards(seat, ai.choose_returns(game, seat, Level.NORMAL))
+            elif game.table is None:
+                singles = [c for c in game.legal_plays(seat) if c.kind is ComboKind.SINGLE]
+                lowest = min(singles, key=lambda c: c.top) if singles else game.legal_plays(seat)[0]
+                game.play(seat, list(lowest.cards))
+            else:
+                game.pass_turn(seat)
+            if live.afk[seat] >= MAX_TIMEOUTS:
+                live.auto[seat] = True
+            log.info("table %s: turn clock expired for seat %d", live.id, seat)
+            await self._commit(live)
+
+    async def _computer_turn(self, live: LiveTable) -> None:
+        while True:
+            await asyncio.sleep(self.ai_delay)
+            async with live.lock:
+                game = live.game
+                if game is None or game.is_over or live.phase is not TablePhase.PLAYING:
+                    return
+                seat = game.actor
+                if seat is None or not live.controlled_by_computer(seat):
+                    return
+                level = _level(live, seat)
+                version = game.version
+                snapshot = game.to_json() if self._searches(level) else None
+                cards = None if snapshot else self._decide_now(game, seat, level)
+            if snapshot is not None:  # a search: off the event loop and outside the lock
+                cards = await self._decide_far(snapshot, seat, level)
+            async with live.lock:
+                game = live.game
+                if (game is None or game.version != version or game.is_over
+                        or not live.playing or not live.controlled_by_computer(seat)):
+                    continue
+                if game.phase is Phase.EXCHANGE:
+                    game.return_cards(seat, ai.choose_returns(game, seat, level))
+                elif cards is None:
+                    game.pass_turn(seat)
+                else:
+                    game.play(seat, cards)
+                live.ai_task = None
+                await self._commit(live)
+                return
+
+    def _searches(self, level: Level) -> bool:
+        return level is Level.EXPERT and self.executor is not None
+
+    def _decide_now(self, game: Game, seat: int, level: Level) -> list[Card] | None:
+        if game.phase is Phase.EXCHANGE:
+            return None
+        return ai.decide(game, seat, level, seed=self._rng.randrange(2**31))
+
+    async def _decide_far(self, snapshot: str, seat: int, level: Level) -> list[Card] | None:
+        if Game.from_json(snapshot).phase is Phase.EXCHANGE:
+            return None
+        loop = asyncio.get_running_loop()
+        tokens = await loop.run_in_executor(
+            self.executor, ai.decide_json, snapshot, seat, level, self._rng.randrange(2**31)
+        )
+        return None if tokens is None else parse_cards(" ".join(tokens))
+
+    # ----------------------------------------------------------------- board
+    def request_board(self, live: LiveTable) -> None:
+        """Ask for a board refresh; edits are coalesced to at most one per second."""
+        if live.board_task is None or live.board_task.done():
+            live.board_task = self._spawn(self._board_later(live), f"board-{live.id}")
+
+    async def _board_later(self, live: LiveTable) -> None:
+        loop = asyncio.get_running_loop()
+        # Loop: changes made while an edit is in flight (slow or retried requests) are not lost.
+        while True:
+            wait = live.last_board_edit + self.board_interval - loop.time()
+            if wait > 0 and self.board_interval > 0:
+                await asyncio.sleep(wait)
+            if live.board_rendered == live.changes:
+                return
+            live.last_board_edit = loop.time()
+            live.board_rendered = live.changes
+            try:
+                await self.publisher.publish_board(live)
+            except Exception:  # the next change retries; the game itself is safe in the store
+                log.exception("table %s: board update failed", live.id)
+                live.board_rendered = -1
+                return
+
+    def mark_board_shown(self, live: LiveTable) -> None:
+        """The board was just shown by an interaction response (type 7)."""
+        live.board_rendered = live.changes
+        live.last_board_edit = asyncio.get_running_loop().time()
+
+    def board_needs_repost(self, live: LiveTable) -> bool:
+        posted = live.table.board_posted_at
+        if live.table.board_message_id is None or posted is None:
+            return True
+        now = datetime.fromtimestamp(self.wall_clock(), UTC)
+        return now - posted > BOARD_MAX_AGE
