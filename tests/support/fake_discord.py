@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import collections
 import contextlib
 import dataclasses
@@ -573,6 +574,10 @@ class FakeDiscord:
         # Called with each message right after it is created or edited (load harnesses watch
         # boards this way instead of polling).
         self.message_listeners: list[Callable[[StoredMessage], None]] = []
+        # Uploaded files by attachment id, and the application's emoji (id -> object, image).
+        self.attachment_bytes: dict[int, bytes] = {}
+        self.application_emojis: dict[int, dict[str, Any]] = {}
+        self.emoji_images: dict[int, bytes] = {}
 
         # Gateway state
         self._sessions: dict[str, _Session] = {}
@@ -1446,6 +1451,11 @@ class FakeDiscord:
         r("GET", msg, "webhook_message_get", self._h_hook_get)
         r("PATCH", msg, "webhook_message_edit", self._h_hook_edit)
         r("DELETE", msg, "webhook_message_delete", self._h_hook_delete)
+        emojis = r"/applications/(?P<app>\d+)/emojis"
+        r("GET", emojis, "application_emojis_list", self._h_emojis_list)
+        r("POST", emojis, "application_emoji_create", self._h_emoji_create)
+        r("GET", emojis + r"/(?P<eid>\d+)", "application_emoji_get", self._h_emoji_get)
+        r("DELETE", emojis + r"/(?P<eid>\d+)", "application_emoji_delete", self._h_emoji_delete)
 
     def _route(self, method: str, pattern: str, key: str, handler: _Handler) -> None:
         self._routes.append((method, re.compile(f"^/api/v{API_VERSION}{pattern}$"), key, handler))
@@ -1496,26 +1506,40 @@ class FakeDiscord:
         ctype = request.headers.get("Content-Type", "")
         files: list[dict[str, Any]] = []
         if ctype.startswith("multipart/"):
+            # Discord's multipart form: `payload_json` plus `files[n]`; the payload's
+            # `attachments` list names each upload by its index n (filename, description).
             payload: dict[str, Any] = {}
+            uploads: list[tuple[int, str, bytes]] = []
             reader = await request.multipart()
             async for part in reader:
                 if not hasattr(part, "read"):
                     continue
                 raw = await part.read()  # type: ignore[union-attr]
-                if part.name == "payload_json":  # type: ignore[union-attr]
+                name = part.name or ""  # type: ignore[union-attr]
+                if name == "payload_json":
                     payload = json.loads(raw or b"{}")
-                else:
-                    aid = self._snowflake()
-                    fname = getattr(part, "filename", None) or "file"
-                    files.append(
-                        {
-                            "id": str(aid),
-                            "filename": fname,
-                            "size": len(raw),
-                            "url": f"http://{self.host}:{self.port}/attachments/{aid}/{fname}",
-                            "proxy_url": f"http://{self.host}:{self.port}/attachments/{aid}/{fname}",
-                        }
-                    )
+                    continue
+                index = re.fullmatch(r"files\[(\d+)\]", name)
+                if index is None:
+                    raise _HTTPError(400, 50035, f"Invalid Form Body: unexpected part {name!r}")
+                fname = getattr(part, "filename", None) or "file"
+                uploads.append((int(index.group(1)), fname, bytes(raw)))
+            described = {str(a.get("id")): a for a in payload.get("attachments") or []}
+            for index, fname, raw in uploads:
+                meta = described.get(str(index), {})
+                fname = str(meta.get("filename") or fname)
+                aid = self._snowflake()
+                self.attachment_bytes[aid] = raw
+                url = f"http://{self.host}:{self.port}/attachments/{aid}/{fname}"
+                entry = {"id": str(aid), "filename": fname, "size": len(raw), "url": url,
+                         "proxy_url": url}
+                if raw[:8] == b"\x89PNG\r\n\x1a\n" and len(raw) >= 24:
+                    entry["content_type"] = "image/png"
+                    entry["width"] = int.from_bytes(raw[16:20], "big")
+                    entry["height"] = int.from_bytes(raw[20:24], "big")
+                if meta.get("description"):
+                    entry["description"] = meta["description"]
+                files.append(entry)
             return payload, files
         raw = await request.read()
         if not raw:
@@ -1759,6 +1783,7 @@ class FakeDiscord:
                 data["type"] = 19
             if body.get("nonce") is not None:
                 data["nonce"] = body["nonce"]
+        self._link_attachments(data)
         stored = StoredMessage(
             data=data,
             ephemeral_user_id=ephemeral_user,
@@ -1792,6 +1817,8 @@ class FakeDiscord:
             data["attachments"] = kept + files
         if body.get("poll"):
             data["poll"] = body["poll"]
+        if "embeds" in body or "attachments" in body or files:
+            self._link_attachments(data)
         keep = FLAG_EPHEMERAL if stored.ephemeral else 0
         if "flags" in body and body["flags"] is not None:
             data["flags"] = (int(body["flags"]) & ~(FLAG_EPHEMERAL | FLAG_LOADING)) | keep
@@ -1805,6 +1832,32 @@ class FakeDiscord:
             event = dict(data)
             self.dispatch("MESSAGE_UPDATE", event, intent=INTENT_GUILD_MESSAGES)
         return stored
+
+    def _link_attachments(self, data: dict[str, Any]) -> None:
+        """Resolve `attachment://name` in embeds to the message's attachment of that name, as
+        Discord does; a reference to a file the message does not carry is recorded as an error."""
+        by_name = {a["filename"]: a for a in data.get("attachments") or []}
+        for embed in data.get("embeds") or []:
+            for key in ("image", "thumbnail"):
+                media = embed.get(key)
+                if not isinstance(media, dict):
+                    continue
+                url = str(media.get("url") or "")
+                ref = str(media.get("reference") or "")
+                if url.startswith("attachment://"):
+                    ref = url
+                if not ref:
+                    continue
+                attached = by_name.get(ref.removeprefix("attachment://"))
+                if attached is None:
+                    self.errors.append(f"embed {key} refers to {ref}, which the message lacks")
+                    embed.pop(key)
+                    continue
+                media.update(url=attached["url"], proxy_url=attached["proxy_url"],
+                             reference=ref)
+                for dim in ("width", "height"):
+                    if dim in attached:
+                        media[dim] = attached[dim]
 
     def _notify(self, stored: StoredMessage) -> None:
         for listener in self.message_listeners:
@@ -2014,6 +2067,64 @@ class FakeDiscord:
     async def _h_hook_delete(self, request: web.Request, p: dict[str, str]) -> web.Response:
         handle = self._hook_handle(p)
         self._delete_message(self._hook_message(handle, p["mid"]))
+        return web.Response(status=204)
+
+    # ------------------------------------------------------------------ REST: application emoji
+
+    def _check_app(self, p: dict[str, str]) -> None:
+        if int(p["app"]) != self.application_id:
+            raise _HTTPError(403, 50001, "Missing Access")
+
+    async def _h_emojis_list(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        self._check_app(p)
+        return _json({"items": list(self.application_emojis.values())})
+
+    async def _h_emoji_get(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        self._check_app(p)
+        emoji = self.application_emojis.get(int(p["eid"]))
+        if emoji is None:
+            raise _HTTPError(404, 10014, "Unknown Emoji")
+        return _json(emoji)
+
+    async def _h_emoji_create(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        """Like Discord: a name of 2-32 letters, digits or underscores, unique in the
+        application; a PNG, JPEG or GIF data URI of at most 256 KiB; at most 2,000 emoji."""
+        self._check_auth(request)
+        self._check_app(p)
+        body, _ = await self._body(request)
+        name = str(body.get("name") or "")
+        if not re.fullmatch(r"[A-Za-z0-9_]{2,32}", name):
+            raise _HTTPError(400, 50035, "Invalid Form Body: name")
+        if any(e["name"] == name for e in self.application_emojis.values()):
+            raise _HTTPError(400, 50035, "Invalid Form Body: APPLICATION_EMOJI_NAME_ALREADY_TAKEN")
+        if len(self.application_emojis) >= 2000:
+            raise _HTTPError(400, 30018, "Maximum number of emojis reached")
+        image = re.fullmatch(r"data:image/(png|jpeg|gif);base64,(.+)", str(body.get("image") or ""),
+                             re.DOTALL)
+        if image is None:
+            raise _HTTPError(400, 50035, "Invalid Form Body: image")
+        try:
+            raw = base64.b64decode(image.group(2), validate=True)
+        except ValueError:
+            raise _HTTPError(400, 50035, "Invalid Form Body: image") from None
+        if len(raw) > 256 * 1024:
+            raise _HTTPError(400, 50045, "File cannot be larger than 256 kb")
+        eid = self._snowflake()
+        emoji = {"id": str(eid), "name": name, "roles": [], "user": self.bot_user.payload(),
+                 "require_colons": True, "managed": False, "animated": image.group(1) == "gif",
+                 "available": True}
+        self.application_emojis[eid] = emoji
+        self.emoji_images[eid] = raw
+        return _json(emoji, status=201)
+
+    async def _h_emoji_delete(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        self._check_app(p)
+        if self.application_emojis.pop(int(p["eid"]), None) is None:
+            raise _HTTPError(404, 10014, "Unknown Emoji")
+        self.emoji_images.pop(int(p["eid"]), None)
         return web.Response(status=204)
 
 
