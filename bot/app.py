@@ -14,8 +14,11 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot.card_emoji import CardEmoji, ensure_card_emoji
 from bot.settings import Settings
+from cogs.pictures import Pictures
 from cogs.tables import TableService
+from cogs.tienlen._pictures import ImageSetting
 from cogs.tienlen.board import BoardPublisher
 from data import Store
 
@@ -90,8 +93,21 @@ class TienLenBot(commands.Bot):
             seed=seed,
         )
         self._lag_task: asyncio.Task[None] | None = None
+        self.pictures = Pictures()
+        self.image_setting = ImageSetting(self)
+        self.card_emoji = CardEmoji()
+        self.card_emoji_task: asyncio.Task[None] | None = None
+
+    async def _prepare_pictures(self) -> None:
+        """Draw the card sprites once (off the event loop), then make sure the application has
+        its card emoji. In the background: the bot serves with text buttons meanwhile."""
+        await asyncio.to_thread(self.pictures.warm_up)
+        self.card_emoji = await ensure_card_emoji(self, self.pictures)
 
     async def setup_hook(self) -> None:
+        if self.application_id is not None:
+            self.card_emoji_task = asyncio.create_task(self._prepare_pictures(),
+                                                       name="card-pictures")
         if self.settings.LOOP_LAG_LOG > 0:
             self._lag_task = asyncio.create_task(
                 loop_lag_monitor(self.settings.LOOP_LAG_LOG), name="loop-lag"
@@ -115,8 +131,14 @@ class TienLenBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._lag_task
             self._lag_task = None
+        if self.card_emoji_task is not None:
+            self.card_emoji_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.card_emoji_task
+            self.card_emoji_task = None
         await self.table_service.shutdown()
         await super().close()
+        self.pictures.close()
 
     async def on_ready(self) -> None:
         user = self.user

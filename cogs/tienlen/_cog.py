@@ -27,6 +27,7 @@ from cogs.tables import (
 from engine import Level, Phase, Rules
 from engine.ai import choose_returns, hint, observe
 
+from . import _pictures as pictures
 from . import _render as render
 from . import selection as sel
 
@@ -160,8 +161,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
         message = interaction.message
         if (message is not None and message.id == live.table.board_message_id
                 and not self.service.board_needs_repost(live)):
-            payload = render.board(live)
-            await interaction.response.edit_message(**payload)
+            files = await pictures.board_files(self.bot, live)
+            payload = pictures.with_board_image(render.board(live, pictured=bool(files)), files)
+            await interaction.response.edit_message(**payload, attachments=files)
             self.service.mark_board_shown(live)
         else:
             await interaction.response.defer()
@@ -241,19 +243,23 @@ class TienLenCog(commands.Cog, name="TienLen"):
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
                        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
-                       turn_seconds: app_commands.Range[int, 10, 3600] | None = None) -> None:
+                       turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
+                       images: Literal["on", "off"] | None = None) -> None:
         assert interaction.guild_id is not None
         if not _can_manage(interaction):
             raise Refusal("You need the Manage Server permission to change server settings.")
         store = self.bot.store
-        if preset is None and stake is None and turn_seconds is None:
+        if preset is None and stake is None and turn_seconds is None and images is None:
             current = await store.get_guild_settings(interaction.guild_id)
         else:
             current = await store.set_guild_settings(
-                interaction.guild_id, preset=preset, stake=stake, turn_seconds=turn_seconds)
+                interaction.guild_id, preset=preset, stake=stake, turn_seconds=turn_seconds,
+                images=None if images is None else images == "on")
+        self.bot.image_setting.remember(interaction.guild_id, current.images)
         text = (f"Server defaults — preset: **{current.preset or 'southern'}**, stake: "
                 f"**{current.stake or 10}**, turn time: "
-                f"**{current.turn_seconds or self.bot.settings.DEFAULT_TURN_SECONDS}s**.")
+                f"**{current.turn_seconds or self.bot.settings.DEFAULT_TURN_SECONDS}s**, "
+                f"card pictures: **{'off' if current.images is False else 'on'}**.")
         await interaction.response.send_message(text, ephemeral=True)
 
     @tienlen.command(name="stats", description="Games, wins, places, chips won and lost")
@@ -293,7 +299,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
 
     async def _leave(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
         if await self.service.leave(live, interaction.user.id):  # the table closed
-            await interaction.response.edit_message(**render.board(live))
+            await interaction.response.edit_message(**render.board(live), attachments=[])
             return False
         return True
 
@@ -310,7 +316,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
 
     async def _cancel(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
         await self.service.cancel(live, interaction.user.id, can_manage=_can_manage(interaction))
-        await interaction.response.edit_message(**render.board(live))
+        await interaction.response.edit_message(**render.board(live), attachments=[])
         return False
 
     async def _hand_from_board(self, interaction: discord.Interaction[Any],
@@ -353,8 +359,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
         if not live.playing:
             raise NoGame()
         await self.service.reclaim(live, interaction.user.id)
-        payload = render.hand(live, seat, 0)
-        await interaction.response.send_message(ephemeral=True, **_unheld(payload))
+        payload = render.hand(live, seat, 0, emoji=self.bot.card_emoji.for_card)
+        files = await pictures.hand_files(self.bot, live, seat, 0)
+        await interaction.response.send_message(ephemeral=True, files=files, **_unheld(payload))
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,
                              version: int, mask: int, op: str) -> None:
@@ -382,7 +389,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 mask = 0
             else:
                 raise Refusal(words.UNKNOWN_BUTTON)
-            await interaction.response.edit_message(**render.hand(live, seat, mask, note))
+            files = await pictures.hand_files(self.bot, live, seat, mask)
+            await interaction.response.edit_message(
+                **render.hand(live, seat, mask, note, emoji=self.bot.card_emoji.for_card),
+                attachments=files)
 
     def _hint(self, live: LiveTable, seat: int) -> tuple[int, str]:
         game = live.game

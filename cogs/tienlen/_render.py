@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
 
 from cogs import words
 from cogs.tables import LiveTable, TablePhase
-from engine import Level, Phase, Rules, format_cards
+from engine import Card, Level, Phase, Rules, format_cards
 
 from . import selection as sel
 from ._views import AiLevelButton, BoardButton, HandButton
@@ -19,8 +20,9 @@ GREY = discord.Colour.light_grey()
 RECENT = 5
 
 
-def board(live: LiveTable) -> dict[str, Any]:
-    """kwargs for send/edit of the board message."""
+def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
+    """kwargs for send/edit of the board message. ``pictured``: the board picture goes with it,
+    so the stake line moves to the embed's footer (the picture shows the stake)."""
     table = live.table
     rules = live.rules
     title = f"Tiến Lên — table #{table.id}"
@@ -55,7 +57,7 @@ def board(live: LiveTable) -> dict[str, Any]:
     game = live.game
     assert game is not None
     content = None
-    lines = [head, ""]
+    lines = [] if pictured else [head, ""]
     if live.phase is TablePhase.FINISHED:
         lines += ["**Game over**", *words.result_lines(live.results)]
         colour = GOLD
@@ -91,6 +93,8 @@ def board(live: LiveTable) -> dict[str, Any]:
     if recent:
         lines += ["", "Recent:", *(f"· {r}" for r in recent)]
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
+    if pictured:
+        embed.set_footer(text=head.replace("**", ""))
     view = discord.ui.View(timeout=None)
     if live.phase is TablePhase.FINISHED:
         view.add_item(BoardButton(table.id, "again", label="Play again",
@@ -112,8 +116,10 @@ def ai_levels(live: LiveTable) -> discord.ui.View:
     return view
 
 
-def hand(live: LiveTable, seat: int, mask: int, note: str | None = None) -> dict[str, Any]:
-    """kwargs for an ephemeral hand message (send or edit)."""
+def hand(live: LiveTable, seat: int, mask: int, note: str | None = None,
+         emoji: Callable[[Card], discord.PartialEmoji | None] | None = None) -> dict[str, Any]:
+    """kwargs for an ephemeral hand message (send or edit); ``emoji`` gives a card's button
+    emoji (none: text only)."""
     game = live.game
     assert game is not None
     cards = game.hands[seat]
@@ -128,7 +134,7 @@ def hand(live: LiveTable, seat: int, mask: int, note: str | None = None) -> dict
             HandButton(
                 live.id, version, mask, f"c{code}", label=str(card),
                 style=discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary,
-                row=i // 5,
+                row=i // 5, emoji=emoji(card) if emoji is not None else None,
             )
         )
     action_row = min(4, (len(cards) + 4) // 5)

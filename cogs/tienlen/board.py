@@ -13,6 +13,7 @@ import discord
 from cogs import words
 from cogs.tables import LiveTable
 
+from . import _pictures as pictures
 from . import _render as render
 
 if TYPE_CHECKING:
@@ -34,20 +35,22 @@ class BoardPublisher:
         if channel is None:
             channel = await bot.fetch_channel(live.table.channel_id)
         assert isinstance(channel, discord.abc.Messageable)
-        payload = render.board(live)
+        files = await pictures.board_files(bot, live)
+        payload = pictures.with_board_image(render.board(live, pictured=bool(files)), files)
         old = live.table.board_message_id
         if old is not None and not service.board_needs_repost(live):
             try:
-                await channel.get_partial_message(old).edit(**payload)
+                await channel.get_partial_message(old).edit(**payload, attachments=files)
                 return
             except discord.NotFound:
                 pass
             except discord.HTTPException as error:
                 if error.code != TOO_OLD_TO_EDIT:  # too old to edit: post a fresh one
                     raise
-        message = await channel.send(**{k: v for k, v in payload.items() if v is not None})
+        message = await channel.send(**{k: v for k, v in payload.items() if v is not None},
+                                     files=files)
         await service.set_board_message(live, message.id)
         if old is not None:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).edit(
-                    content=words.BOARD_MOVED, embed=None, view=None)
+                    content=words.BOARD_MOVED, embed=None, view=None, attachments=[])

@@ -1,0 +1,128 @@
+"""The pictures on Discord: the board image in the board's embed, the hand image above the hand's
+buttons, and the server's on/off setting. Drawing happens in `cogs.pictures`, off the event loop;
+when a picture cannot be drawn (or a server turned pictures off) the messages are text only."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs.pictures import BoardView, HandView, SeatView
+from cogs.tables import GameResults, LiveTable, Player, TablePhase
+from engine import Phase
+
+from . import selection as sel
+
+if TYPE_CHECKING:
+    from bot.app import TienLenBot
+
+BOARD_FILE = "board.png"
+HAND_FILE = "hand.png"
+
+
+class ImageSetting:
+    """Whether each server wants pictures (default on), read from the store once per server."""
+
+    def __init__(self, bot: TienLenBot) -> None:
+        self.bot = bot
+        self._known: dict[int, bool] = {}
+
+    async def enabled(self, guild_id: int) -> bool:
+        known = self._known.get(guild_id)
+        if known is None:
+            settings = await self.bot.store.get_guild_settings(guild_id)
+            known = self._known[guild_id] = settings.images is not False
+        return known
+
+    def remember(self, guild_id: int, images: bool | None) -> None:
+        self._known[guild_id] = images is not False
+
+
+def board_view(live: LiveTable) -> BoardView | None:
+    """What the board picture shows, or ``None`` when there is no game to show."""
+    game = live.game
+    if live.table.status != "open" or live.phase is TablePhase.LOBBY or game is None:
+        return None
+    over = live.phase is TablePhase.FINISHED
+    chips: dict[Player, int] = {}
+    if over and isinstance(live.results, GameResults):
+        chips = {p.player: p.chips for p in live.results.places}
+    places = game.places
+    counts = game.card_counts
+    actor = None if over else game.actor
+    seats = tuple(
+        SeatView(
+            name=seat.name,
+            cards=counts[i],
+            turn=i == actor,
+            passed=i in game.passed and not over,
+            away=bool(live.auto and live.auto[i]),
+            place=places.index(i) + 1 if i in places else None,
+            chips=chips.get(Player.of(seat), 0) if over else None,
+        )
+        for i, seat in enumerate(live.seats)
+    )
+    on_table = game.table is not None and not over
+    return BoardView(
+        table=live.id, stake=live.table.stake, seats=seats,
+        to_beat=tuple(game.table.cards) if on_table and game.table is not None else (),
+        to_beat_by=game.last_play_seat if on_table else None,
+        finished=over,
+        note="Card exchange" if game.phase is Phase.EXCHANGE and not over else None,
+    )
+
+
+def alt_text(view: BoardView) -> str:
+    """The board picture described in words (its alt text, read by screen readers)."""
+    parts = []
+    for i, seat in enumerate(view.seats):
+        marks = [m for m, on in (("to play", seat.turn), ("passed", seat.passed),
+                                 ("away", seat.away)) if on]
+        if seat.place is not None:
+            marks.append(view.words.place(seat.place))
+        tail = f" ({', '.join(marks)})" if marks else ""
+        parts.append(f"{i + 1}. {seat.name}: {seat.cards} card{'s' if seat.cards != 1 else ''}"
+                     f"{tail}")
+    return f"Table #{view.table}: " + "; ".join(parts)
+
+
+def hand_view(live: LiveTable, seat: int, mask: int) -> HandView:
+    """The hand picture of ``seat``: its cards in the game's order, the selected ones raised."""
+    game = live.game
+    assert game is not None
+    cards = game.hands[seat]
+    codes = sel.hand_codes(cards)
+    mask = sel.clean_mask(cards, mask)
+    return HandView(tuple(cards), tuple(bool(mask >> code & 1) for code in codes))
+
+
+async def board_files(bot: TienLenBot, live: LiveTable) -> list[discord.File]:
+    """The board picture as a file to attach (empty: text only)."""
+    view = board_view(live)
+    if view is None or not await bot.image_setting.enabled(live.table.guild_id):
+        return []
+    png = await bot.pictures.board(view)
+    if png is None:
+        return []
+    return [discord.File(io.BytesIO(png), filename=BOARD_FILE, description=alt_text(view))]
+
+
+async def hand_files(bot: TienLenBot, live: LiveTable, seat: int, mask: int
+                     ) -> list[discord.File]:
+    """The hand picture as a file to attach (empty: text only)."""
+    if not await bot.image_setting.enabled(live.table.guild_id):
+        return []
+    png = await bot.pictures.hand(hand_view(live, seat, mask))
+    if png is None:
+        return []
+    return [discord.File(io.BytesIO(png), filename=HAND_FILE, description="Your hand")]
+
+
+def with_board_image(payload: dict[str, Any], files: list[discord.File]) -> dict[str, Any]:
+    """Point the board's embed at its picture (when there is one)."""
+    embed = payload.get("embed")
+    if files and isinstance(embed, discord.Embed):
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
+    return payload
