@@ -38,6 +38,11 @@ class Fonts:
         self.text = lru_cache(maxsize=4096)(self._text)
         self.fit = lru_cache(maxsize=4096)(self._fit)
 
+    @staticmethod
+    def shared() -> Fonts:
+        """The shipped fonts, one instance per process (so card sprites are drawn once)."""
+        return _shared()
+
     def get(self, size: int, *, bold: bool = False) -> Font:
         """The font at ``size`` pixels (bold or regular); never raises."""
         return self._get(size, bold)
@@ -85,6 +90,11 @@ class Fonts:
         if self.fallback_reason is None:
             log.warning("card pictures: %s; using a plain font", reason)
         self.fallback_reason = self.fallback_reason or reason
+
+
+@lru_cache(maxsize=1)
+def _shared() -> Fonts:
+    return Fonts()
 
 
 class Text:

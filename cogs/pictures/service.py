@@ -36,7 +36,7 @@ class Pictures:
 
     def __init__(self, fonts: Fonts | None = None, *, cache_size: int = 256,
                  executor: Executor | None = None) -> None:
-        self.fonts = fonts if fonts is not None else Fonts()
+        self.fonts = fonts if fonts is not None else Fonts.shared()
         self._lock = threading.Lock()  # FreeType faces are not safe to share between threads
         self._board = lru_cache(maxsize=cache_size)(self._draw_board)
         self._hand = lru_cache(maxsize=cache_size)(self._draw_hand)

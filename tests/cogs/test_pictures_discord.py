@@ -1,0 +1,62 @@
+"""Card pictures through Discord (SimCord): the board embed shows its picture, the hand carries
+its picture, and `/tienlen settings images: off` turns both off for the server."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+from PIL import Image
+
+from .tablekit import board, open_hand, open_table, seat_people
+from .test_table_flow import people
+
+
+def _admin(world: Any) -> Any:
+    role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(world.env.create_user("admin"), roles=[role])
+
+
+async def _start_two(world: Any) -> list[Any]:
+    ps = people(world, 2)
+    await open_table(world, ps[0])
+    await seat_people(world, ps[1:])
+    await ps[0].click(board(world), label="Start")
+    return ps
+
+
+async def test_board_and_hand_carry_their_pictures(world: Any) -> None:
+    ps = await _start_two(world)
+    message = board(world)
+    (attachment,) = message.attachments
+    assert attachment.filename == "board.png"
+    # SimCord keeps the reference as sent; the loopback fake resolves it like Discord does.
+    assert message.embeds[0].image.url in (attachment.url, "attachment://board.png")
+    assert "Table #" in (attachment.description or "")
+    assert "Stake 10" in (message.embeds[0].footer.text or "")  # the stake line moved down
+    assert "Stake" not in (message.embeds[0].description or "")
+    image = Image.open(io.BytesIO(await attachment.read()))
+    assert image.size == (840, 560)
+    hand = await open_hand(world, ps[0])
+    (picture,) = hand.attachments
+    assert picture.filename == "hand.png"
+    assert Image.open(io.BytesIO(await picture.read())).format == "PNG"
+
+
+async def test_images_off_gives_text_only_and_on_brings_them_back(world: Any) -> None:
+    admin = _admin(world)
+    r = await admin.slash(world.channel, "tienlen settings", images="off")
+    assert r.ephemeral and "card pictures: **off**" in r.response.content
+    assert (await world.store.get_guild_settings(world.guild.id)).images is False
+    ps = await _start_two(world)
+    message = board(world)
+    assert message.attachments == []
+    assert message.embeds[0].image.url is None
+    assert "Stake" in (message.embeds[0].description or "")  # the full text
+    assert (await open_hand(world, ps[0])).attachments == []
+    r = await admin.slash(world.channel, "tienlen settings", images="on")
+    assert "card pictures: **on**" in r.response.content
+    await ps[0].click(board(world), label="Rules")  # any board update
+    hand = await open_hand(world, ps[1])
+    assert [a.filename for a in hand.attachments] == ["hand.png"]
