@@ -71,6 +71,7 @@ class LoadConfig:
     think: float = 1.0  # seconds a scripted human waits before each action (±50% jitter)
     ai_delay: float = 1.0  # the bot's AI_DELAY_SECONDS
     board_interval: float = 1.0  # the bot's BOARD_EDIT_INTERVAL
+    images: bool = True  # the bot's CARD_PICTURES (board and hand pictures, card emoji)
     turn_seconds: int = 60
     stake: int = 1
     games: int | None = None  # stop starting games once this many were started (soak)
@@ -98,6 +99,8 @@ class LoadResult:
     loop_lag_lines: int = 0
     board_edits: int = 0
     board_posts: int = 0
+    image_files: int = 0  # pictures uploaded with messages during the run
+    image_bytes: int = 0
     rss_base_kb: int = 0
     rss_load_kb: int = 0
     rss_hwm_kb: int = 0
@@ -181,6 +184,11 @@ class LoadResult:
             "rss_per_table_kb": round(self.rss_per_table_kb, 1),
             "cpu_s": round(self.cpu_seconds, 1),
             "cpu_s_per_game": round(self.cpu_per_game, 3),
+            "images": self.config.images,
+            "image_files": self.image_files,
+            "image_kb_per_game": round(self.image_bytes / 1024 / self.games_finished, 1)
+            if self.games_finished
+            else 0,
             "bot_cpu_share": round(self.cpu_seconds / self.run_seconds, 2)
             if self.run_seconds
             else 0,
@@ -221,6 +229,8 @@ class LoadResult:
             f"{s['rss_per_table_kb']} KB per table",
             f"bot CPU              {s['cpu_s']} s: {s['cpu_s_per_game']} s per game; "
             f"{s['bot_cpu_share']:.0%} of a core (harness: {s['harness_cpu_share']:.0%})",
+            f"pictures             {'on' if s['images'] else 'off'}: {s['image_files']} files, "
+            f"{self.image_bytes / 1024:.0f} KB sent ({s['image_kb_per_game']} KB per game)",
             f"games finished       {s['games_finished']} (database: {s['db_games']}); "
             f"unfinished tables: {s['tables_unfinished'] or 'none'}",
             f"faults               429 ×{s['injected_429']} · 500 ×{s['injected_500']} · "
@@ -862,6 +872,7 @@ class Harness:
             "LOG_LEVEL": "INFO",
             "AI_DELAY_SECONDS": str(cfg.ai_delay),
             "BOARD_EDIT_INTERVAL": str(cfg.board_interval),
+            "CARD_PICTURES": "true" if cfg.images else "false",
             "LOOP_LAG_LOG": str(cfg.lag_log),
             "PYTHONPATH": os.pathsep.join(
                 p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p
@@ -879,6 +890,7 @@ class Harness:
             lat0 = len(fake.latencies)
             edits0 = fake.route_counts["channel_message_edit"]
             posts0 = fake.route_counts["channel_message_create"]
+            files0 = max(fake.attachment_bytes, default=0)
             log_offset = log_path.stat().st_size
             start = time.monotonic()
             self.log(
@@ -931,6 +943,8 @@ class Harness:
             res.latency = _stats(fake.latencies[lat0:])
             res.board_edits = fake.route_counts["channel_message_edit"] - edits0
             res.board_posts = fake.route_counts["channel_message_create"] - posts0
+            sent = [len(b) for aid, b in fake.attachment_bytes.items() if aid > files0]
+            res.image_files, res.image_bytes = len(sent), sum(sent)
             res.cpu_seconds = self.bot.cpu_total() - cpu0
             res.harness_cpu_seconds = time.process_time() - harness0
             res.tables_unfinished = [
@@ -1063,6 +1077,8 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="no human think time, AI delay 0.05 s, board interval 0.2 s (soak)",
     )
+    parser.add_argument("--images", choices=("on", "off"), default="on",
+                        help="card pictures and card emoji (the bot's CARD_PICTURES)")
     parser.add_argument("--drain", type=float, default=180.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workdir", type=Path, default=None)
@@ -1080,6 +1096,7 @@ def main(argv: list[str] | None = None) -> int:
         ai_delay=0.05 if args.fast else args.ai_delay,
         board_interval=0.2 if args.fast else args.board_interval,
         turn_seconds=args.turn_seconds,
+        images=args.images == "on",
         games=args.games,
         drain=args.drain,
         seed=args.seed,

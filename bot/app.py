@@ -105,7 +105,7 @@ class TienLenBot(commands.Bot):
         self.card_emoji = await ensure_card_emoji(self, self.pictures)
 
     async def setup_hook(self) -> None:
-        if self.application_id is not None:
+        if self.settings.CARD_PICTURES and self.application_id is not None:
             self.card_emoji_task = asyncio.create_task(self._prepare_pictures(),
                                                        name="card-pictures")
         if self.settings.LOOP_LAG_LOG > 0:

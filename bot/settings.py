@@ -36,6 +36,7 @@ class Settings(BaseSettings):
     AI_DELAY_SECONDS: float = Field(default=1.0, ge=0, le=60)
     BOARD_EDIT_INTERVAL: float = Field(default=1.0, ge=0, le=60)
     LOOP_LAG_LOG: float = Field(default=0.0, ge=0, le=3600)
+    CARD_PICTURES: bool = True  # false: no board/hand pictures, no card emoji (text only)
 
     @field_validator("DISCORD_TOKEN")
     @classmethod

@@ -30,6 +30,8 @@ class ImageSetting:
         self._known: dict[int, bool] = {}
 
     async def enabled(self, guild_id: int) -> bool:
+        if not self.bot.settings.CARD_PICTURES:
+            return False
         known = self._known.get(guild_id)
         if known is None:
             settings = await self.bot.store.get_guild_settings(guild_id)
