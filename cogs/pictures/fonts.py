@@ -35,8 +35,8 @@ class Fonts:
         self.bold = Path(bold)
         self.fallback_reason: str | None = None
         self._get = lru_cache(maxsize=64)(self._load)
-        self.text = lru_cache(maxsize=4096)(self._text)
-        self.fit = lru_cache(maxsize=4096)(self._fit)
+        self.text = lru_cache(maxsize=1024)(self._text)
+        self.fit = lru_cache(maxsize=1024)(self._fit)
 
     @staticmethod
     def shared() -> Fonts:

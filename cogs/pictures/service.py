@@ -34,7 +34,7 @@ V = TypeVar("V", BoardView, HandView)
 class Pictures:
     """Draws boards, hands and card emoji; thread-safe; one per bot."""
 
-    def __init__(self, fonts: Fonts | None = None, *, cache_size: int = 256,
+    def __init__(self, fonts: Fonts | None = None, *, cache_size: int = 64,
                  executor: Executor | None = None) -> None:
         self.fonts = fonts if fonts is not None else Fonts.shared()
         self._lock = threading.Lock()  # FreeType faces are not safe to share between threads

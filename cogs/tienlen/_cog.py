@@ -161,9 +161,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
         message = interaction.message
         if (message is not None and message.id == live.table.board_message_id
                 and not self.service.board_needs_repost(live)):
-            files = await pictures.board_files(self.bot, live)
-            payload = pictures.with_board_image(render.board(live, pictured=bool(files)), files)
-            await interaction.response.edit_message(**payload, attachments=files)
+            picture = await pictures.board_picture(self.bot, live)
+            payload = pictures.with_board_image(
+                render.board(live, pictured=picture.png is not None), picture)
+            await interaction.response.edit_message(**payload, attachments=picture.files())
             self.service.mark_board_shown(live)
         else:
             await interaction.response.defer()

@@ -87,7 +87,7 @@ def alt_text(view: BoardView) -> str:
         tail = f" ({', '.join(marks)})" if marks else ""
         parts.append(f"{i + 1}. {seat.name}: {seat.cards} card{'s' if seat.cards != 1 else ''}"
                      f"{tail}")
-    return f"Table #{view.table}: " + "; ".join(parts)
+    return (f"Table #{view.table}: " + "; ".join(parts))[:1024]  # Discord's limit
 
 
 def hand_view(live: LiveTable, seat: int, mask: int) -> HandView:
@@ -100,15 +100,25 @@ def hand_view(live: LiveTable, seat: int, mask: int) -> HandView:
     return HandView(tuple(cards), tuple(bool(mask >> code & 1) for code in codes))
 
 
-async def board_files(bot: TienLenBot, live: LiveTable) -> list[discord.File]:
-    """The board picture as a file to attach (empty: text only)."""
+class BoardPicture:
+    """A drawn board picture; :meth:`files` makes fresh file objects for each request (discord.py
+    closes a file once it has been sent)."""
+
+    def __init__(self, png: bytes | None, alt: str) -> None:
+        self.png, self.alt = png, alt
+
+    def files(self) -> list[discord.File]:
+        if self.png is None:
+            return []
+        return [discord.File(io.BytesIO(self.png), filename=BOARD_FILE, description=self.alt)]
+
+
+async def board_picture(bot: TienLenBot, live: LiveTable) -> BoardPicture:
+    """The board picture of ``live`` (no picture: text only)."""
     view = board_view(live)
     if view is None or not await bot.image_setting.enabled(live.table.guild_id):
-        return []
-    png = await bot.pictures.board(view)
-    if png is None:
-        return []
-    return [discord.File(io.BytesIO(png), filename=BOARD_FILE, description=alt_text(view))]
+        return BoardPicture(None, "")
+    return BoardPicture(await bot.pictures.board(view), alt_text(view))
 
 
 async def hand_files(bot: TienLenBot, live: LiveTable, seat: int, mask: int
@@ -122,9 +132,9 @@ async def hand_files(bot: TienLenBot, live: LiveTable, seat: int, mask: int
     return [discord.File(io.BytesIO(png), filename=HAND_FILE, description="Your hand")]
 
 
-def with_board_image(payload: dict[str, Any], files: list[discord.File]) -> dict[str, Any]:
+def with_board_image(payload: dict[str, Any], picture: BoardPicture) -> dict[str, Any]:
     """Point the board's embed at its picture (when there is one)."""
     embed = payload.get("embed")
-    if files and isinstance(embed, discord.Embed):
+    if picture.png is not None and isinstance(embed, discord.Embed):
         embed.set_image(url=f"attachment://{BOARD_FILE}")
     return payload

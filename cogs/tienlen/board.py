@@ -35,20 +35,23 @@ class BoardPublisher:
         if channel is None:
             channel = await bot.fetch_channel(live.table.channel_id)
         assert isinstance(channel, discord.abc.Messageable)
-        files = await pictures.board_files(bot, live)
-        payload = pictures.with_board_image(render.board(live, pictured=bool(files)), files)
+        picture = await pictures.board_picture(bot, live)
+        payload = pictures.with_board_image(
+            render.board(live, pictured=picture.png is not None), picture)
         old = live.table.board_message_id
         if old is not None and not service.board_needs_repost(live):
             try:
-                await channel.get_partial_message(old).edit(**payload, attachments=files)
+                await channel.get_partial_message(old).edit(**payload,
+                                                            attachments=picture.files())
                 return
             except discord.NotFound:
                 pass
             except discord.HTTPException as error:
                 if error.code != TOO_OLD_TO_EDIT:  # too old to edit: post a fresh one
                     raise
-        message = await channel.send(**{k: v for k, v in payload.items() if v is not None},
-                                     files=files)
+        if picture.png is not None:
+            payload["files"] = picture.files()
+        message = await channel.send(**{k: v for k, v in payload.items() if v is not None})
         await service.set_board_message(live, message.id)
         if old is not None:
             with contextlib.suppress(discord.HTTPException):
