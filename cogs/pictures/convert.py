@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import Game
+from engine import Game, Phase
 
 from .model import BoardView, BoardWords, HandView, SeatView
 
@@ -20,13 +20,7 @@ def board_view(game: Game, names: Sequence[str], *, table: int, stake: int,
     over = game.is_over
     places = game.places
     counts = game.card_counts
-    if over:
-        actor = None
-    elif game.phase == "exchange":
-        pending = [s for s, n in game.pending_returns.items() if n]
-        actor = pending[0] if pending else None
-    else:
-        actor = game.current
+    actor = game.actor
     seats = tuple(
         SeatView(
             name=names[i],
@@ -47,7 +41,7 @@ def board_view(game: Game, names: Sequence[str], *, table: int, stake: int,
         to_beat=tuple(game.table.cards) if on_table and game.table is not None else (),
         to_beat_by=game.last_play_seat if on_table else None,
         finished=over,
-        note=words.exchange if game.phase == "exchange" else None,
+        note=words.exchange if game.phase is Phase.EXCHANGE else None,
         words=words,
     )
 

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs.pictures import BoardView, HandView, SeatView
+from cogs import pictures
+from cogs.pictures import BoardView, HandView
 from cogs.tables import GameResults, LiveTable, Player, TablePhase
-from engine import Phase
 
 from . import selection as sel
 
@@ -47,33 +47,12 @@ def board_view(live: LiveTable) -> BoardView | None:
     game = live.game
     if live.table.status != "open" or live.phase is TablePhase.LOBBY or game is None:
         return None
-    over = live.phase is TablePhase.FINISHED
-    chips: dict[Player, int] = {}
-    if over and isinstance(live.results, GameResults):
-        chips = {p.player: p.chips for p in live.results.places}
-    places = game.places
-    counts = game.card_counts
-    actor = None if over else game.actor
-    seats = tuple(
-        SeatView(
-            name=seat.name,
-            cards=counts[i],
-            turn=i == actor,
-            passed=i in game.passed and not over,
-            away=bool(live.auto and live.auto[i]),
-            place=places.index(i) + 1 if i in places else None,
-            chips=chips.get(Player.of(seat), 0) if over else None,
-        )
-        for i, seat in enumerate(live.seats)
-    )
-    on_table = game.table is not None and not over
-    return BoardView(
-        table=live.id, stake=live.table.stake, seats=seats,
-        to_beat=tuple(game.table.cards) if on_table and game.table is not None else (),
-        to_beat_by=game.last_play_seat if on_table else None,
-        finished=over,
-        note="Card exchange" if game.phase is Phase.EXCHANGE and not over else None,
-    )
+    chips: list[int] | None = None
+    if live.phase is TablePhase.FINISHED and isinstance(live.results, GameResults):
+        by_player = {p.player: p.chips for p in live.results.places}
+        chips = [by_player.get(Player.of(seat), 0) for seat in live.seats]
+    return pictures.board_view(game, [seat.name for seat in live.seats], table=live.id,
+                               stake=live.table.stake, away=live.auto, chips=chips)
 
 
 def alt_text(view: BoardView) -> str:
