@@ -3,7 +3,10 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test check lint typecheck pytest bench clean
+
+# pytest-xdist: one worker per core (2 on the reference machine); coverage is combined by pytest-cov.
+PYTEST_WORKERS ?= auto
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,14 +23,27 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 run: $(VENV)/.run-installed
 	$(BIN)/python -m bot
 
-test: $(VENV)/.test-installed
+# Everything CI runs (.ci/run): lint, strict types, every test in parallel with coverage.
+test: lint typecheck
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --cov --cov-report=term:skip-covered
+
+# A quick subset while working: lint, types, and the tests not marked slow, without coverage.
+check: lint typecheck
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) -m "not slow"
+
+lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
+
+typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy --strict engine data cogs bot
-	$(BIN)/pytest -q --cov --cov-report=term:skip-covered
+
+# Every test, in parallel, without coverage; extra arguments with ARGS="...".
+pytest: $(VENV)/.test-installed
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) $(ARGS)
 
 bench: $(VENV)/.test-installed
-	$(BIN)/python -m engine.bench
-	$(BIN)/python -m data.bench
+	$(BIN)/python -m benchmarks.engine
+	$(BIN)/python -m benchmarks.store
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage .coverage.*

@@ -22,7 +22,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from engine.ai import _ctx, choose, decide, observe
+from engine.ai import Level, _ctx, choose, decide, observe
 from engine.ai.core import full_mask
 from engine.ai.search import candidates
 from engine.ai.sim import Sim, utility
@@ -100,13 +100,22 @@ def _score(args: tuple[list[Point], str, int | None, int]) -> list[tuple[float, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m benchmarks.ai_decisions")
-    ap.add_argument("--points", type=int, default=600)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--rules", default="southern")
-    ap.add_argument("--level", default="expert")
-    ap.add_argument("--budget-ms", type=int, default=None)
-    ap.add_argument("--workers", type=int, default=2)
+    ap = argparse.ArgumentParser(
+        prog="python -m benchmarks.ai_decisions",
+        description="Score one computer player's decisions against the true hands at sampled "
+        "decision points and print one JSON line (first-place and score shares, decision times).",
+    )
+    ap.add_argument("--points", type=int, default=600,
+                    help="decision points to collect and score (default 600)")
+    ap.add_argument("--seed", type=int, default=7, help="seed of the sampled games (default 7)")
+    ap.add_argument("--rules", default="southern",
+                    help="rules preset: " + ", ".join(Rules.preset_names()) + " (default southern)")
+    ap.add_argument("--level", default="expert", choices=[level.value for level in Level],
+                    help="level of the player being scored (default expert)")
+    ap.add_argument("--budget-ms", type=int, default=None,
+                    help="expert time budget per decision in ms (default 100)")
+    ap.add_argument("--workers", type=int, default=2,
+                    help="processes scoring in parallel (default 2)")
     ap.add_argument("--out", default=None, help="write the per-point rows (JSON) here")
     ap.add_argument("--set", action="append", default=[],
                     help="module.NAME=value overrides inside engine.ai (e.g. search.HISTORY=8)")

@@ -96,11 +96,12 @@ def _report(kind: str, wall: list[float], cpu: list[float], sizes: list[int],
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Render times and sizes of the card pictures.")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.pictures",
+                                     description="Render times and sizes of the card pictures.")
     parser.add_argument("--games", type=int, default=7, help="seeded games to sample (default 7)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
     parser.add_argument("--core", type=int, default=0,
-                        help="CPU core to pin to (-1: do not pin)")
+                        help="CPU core to pin to (default 0; -1: do not pin)")
     args = parser.parse_args(argv)
     if args.core >= 0 and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.core})

@@ -1,12 +1,14 @@
-"""Command-line entry points."""
+"""Command-line entry points: ``python -m bot`` and ``python -m bot play``."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
 import signal
 import sys
+import textwrap
 from concurrent.futures import ProcessPoolExecutor
 
 from bot.settings import Settings, SettingsError, load_settings
@@ -19,6 +21,7 @@ async def run_bot(settings: Settings) -> int:
     from bot.app import TienLenBot, point_at
     from data import Store
 
+    silence_voice_warnings()
     point_at(settings.DISCORD_API_BASE_URL, settings.DISCORD_GATEWAY_URL)
     store = await Store.open(
         settings.DATABASE_PATH,
@@ -66,15 +69,51 @@ async def run_bot(settings: Settings) -> int:
     return status
 
 
+def silence_voice_warnings() -> None:
+    """The bot never joins a voice channel: stop discord.py's start-up warnings that PyNaCl
+    and davey (voice encryption) are not installed."""
+    import discord
+
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
+def _setting_lines() -> str:
+    lines = []
+    for name, field in Settings.model_fields.items():
+        if field.is_required():
+            default = "required"
+        else:
+            default = "not set" if field.default is None else f"default {field.default}"
+        lines.append(f"  {name} ({default})")
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=textwrap.fill(
+            "Run the Tiến Lên Discord bot until SIGINT or SIGTERM. Every setting comes from the "
+            "environment or from a .env file in the working directory (see .env.example, which "
+            "explains each one); a missing or malformed setting stops the bot with exit status 2.",
+            width=88,
+        ),
+        epilog="settings:\n" + _setting_lines()
+        + "\n\nother command:\n  python -m bot play [--help]   a terminal table against "
+        "computer players (no Discord needed)",
+    )
+    parser.add_argument("command", nargs="?", choices=["play"],
+                        help="'play': a terminal table instead of the bot (its own --help)")
+    return parser
+
+
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "play":
         from bot.terminal import main as play_main
 
         return play_main(argv[1:])
-    if argv and argv[0] in {"-h", "--help"}:
-        print("usage: python -m bot            run the Discord bot (settings from env/.env)")
-        print("       python -m bot play ...   play Tiến Lên in the terminal")
-        return 0
+    build_parser().parse_args(argv)  # --help, or exit 2 on any unknown word
     try:
         settings = load_settings()
     except SettingsError as error:

@@ -16,7 +16,7 @@ from typing import TextIO
 from cogs.words import describe_event
 from engine import Game, Level, Phase, Rules, TienLenError, format_cards, parse_cards
 from engine.ai import choose_returns, decide, hint, observe
-from engine.arena import chips_for
+from engine.settle import settle
 
 __all__ = ["main", "run_table"]
 
@@ -105,7 +105,7 @@ def run_table(
     assert outcome is not None
     say("")
     say("Game over. Places:")
-    chips = chips_for(game)
+    chips = settle(game, stake=1, balances=[None] * game.seat_count).owed_net
     for place, s in enumerate(outcome.places, 1):
         say(f"  {place}. {_name(s)}  ({chips[s]:+g} chips at stake 1)")
     return 0
@@ -125,13 +125,19 @@ def _bot_chops(game: Game, level: Level | str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot play",
-                                     description="Play Tiến Lên in the terminal.")
-    parser.add_argument("--rules", default="southern", help="preset: " + ", ".join(
-        Rules.preset_names()))
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--level", default=Level.NORMAL, type=Level, choices=list(Level))
-    parser.add_argument("--seed", type=int, default=None)
+    parser = argparse.ArgumentParser(
+        prog="python -m bot play",
+        description="Play Tiến Lên in the terminal against computer players: type cards like "
+        "'3S 4S 5S', 'pass', 'hint' or 'quit'. No Discord, no settings, no store.",
+    )
+    parser.add_argument("--rules", default="southern",
+                        help="rules preset (default southern): " + ", ".join(Rules.preset_names()))
+    parser.add_argument("--players", type=int, default=4,
+                        help="players at the table, you included, 2 to 8 (default 4)")
+    parser.add_argument("--level", default=Level.NORMAL, type=Level, choices=list(Level),
+                        help="the computer players' level (default normal)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of the deal and the computer players, for a repeatable game")
     args = parser.parse_args(argv)
     try:
         rules = Rules.preset(args.rules)

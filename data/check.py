@@ -9,6 +9,7 @@ Prints what it finds; exits 0 when the database is sound, 1 on any fault, 2 when
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import sqlite3
@@ -195,14 +196,20 @@ def check_path(path: str | Path) -> Report:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1:
-        print("usage: python -m data.check PATH", file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(
+        prog="python -m data.check",
+        description="Verify a store's SQLite database: balances against the ledger, settlements, "
+        "starting grants, daily claims, SQLite's integrity and foreign keys; writes nothing. "
+        "Exits 0 when the database is sound, 1 on any fault, 2 when it cannot be read.",
+    )
+    parser.add_argument("path", metavar="PATH",
+                        help="the database file, e.g. tienlen.sqlite3 (the DATABASE_PATH setting)")
+    args = parser.parse_args(argv)
+    path: str = args.path
     try:
-        report = check_path(args[0])
+        report = check_path(path)
     except (OSError, sqlite3.Error) as exc:
-        print(f"cannot check {args[0]}: {exc}", file=sys.stderr)
+        print(f"cannot check {path}: {exc}", file=sys.stderr)
         return 2
     for fact in report.facts:
         print(fact)

@@ -93,14 +93,6 @@ class Suit(IntEnum):
         """Diamonds and hearts are red."""
         return self in (Suit.DIAMONDS, Suit.HEARTS)
 
-    @classmethod
-    def parse(cls, text: str) -> Suit:
-        """A suit from its letter (any case) or symbol; raises :class:`InvalidCards`."""
-        suit = _SUIT_BY_TEXT.get(text.strip().upper())
-        if suit is None:
-            raise InvalidCards(f"{text!r} is not a suit (use S, C, D, H or ♠ ♣ ♦ ♥)")
-        return suit
-
 
 _SUIT_BY_TEXT: dict[str, Suit] = {}
 for _s in Suit:
@@ -139,11 +131,6 @@ class Card:
     @property
     def is_red(self) -> bool:
         return self.suit.is_red
-
-    @classmethod
-    def parse(cls, token: str) -> Card:
-        """Parse one token such as ``3S``, ``th``, ``10♦``; raises :class:`InvalidCards`."""
-        return parse_card(token)
 
 
 _ALL_CARDS: dict[tuple[Rank, Suit], Card] = {(r, s): Card(r, s) for r in Rank for s in Suit}

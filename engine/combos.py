@@ -112,10 +112,6 @@ class Combo(tuple[ComboKind, int, Layout]):
         return tuple(self[2].cards(self[1]))
 
     @property
-    def top_index(self) -> int:
-        return (self[1].bit_length() - 1) >> 1
-
-    @property
     def top(self) -> Card:
         """The highest card (rank, then suit under the rule set's order)."""
         return self[2].card_at[(self[1].bit_length() - 1) >> 1]
@@ -292,11 +288,6 @@ def may_lead(rules: Rules, kind: ComboKind, mask: int) -> bool:
     if kind is DOUBLE_SEQUENCE and not rules.double_seq3_may_lead:
         return ((mask.bit_length() - 1) >> 3) - (((mask & -mask).bit_length() - 1) >> 3) != 2
     return True
-
-
-def is_chop(kind: ComboKind, table: Combo | None) -> bool:
-    """Whether playing a ``kind`` on ``table`` is a chop: a bomb played on 2s or on a bomb."""
-    return table is not None and kind.is_bomb and (table[0].is_bomb or table.is_twos)
 
 
 # --------------------------------------------------------------------------- generation

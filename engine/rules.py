@@ -1,4 +1,5 @@
-"""The rule set: every option of RULES.md as a validated pydantic model, and the four presets."""
+"""The rule set: every rule option as a validated pydantic model, and the four presets
+(described in docs/RULES_ENGINE.md)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ from engine.cards import Layout, Suit, layout_for
 __all__ = ["ChopTable", "Rules"]
 
 ChopTable = Literal["default", "narrow", "online"]
-"""Which bombs beat 2s and other bombs (RULES.md §5 and §11):
+"""Which bombs beat 2s and other bombs (docs/RULES_ENGINE.md, "Beating a play"):
 
 * ``default`` (southern): single 2 ← 3 pairs, any quad, 4+ pairs; pair of 2s ← any quad, 4+ pairs;
   three 2s ← 5+ pairs; 3 pairs ← quad, 4+ pairs; quad ← 4+ pairs; n pairs (n ≥ 4) ← longer double
   sequences; four 2s ← nothing.
 * ``narrow`` (pagat, vc): single 2 ← quad or exactly 3 pairs; pair of 2s ← exactly 4 pairs;
   three 2s ← exactly 5 pairs; a bomb is beaten only by a higher bomb of its own type.
-* ``online`` (seed 004): single 2 ← 3 pairs, quad, 4 pairs; pair of 2s ← 4 pairs; 3 pairs ← quad,
+* ``online``: single 2 ← 3 pairs, quad, 4 pairs; pair of 2s ← 4 pairs; 3 pairs ← quad,
   4 pairs; quad ← 4 pairs (exactly four pairs in each case).
 
 In every table a higher combination of the same type and length beats as usual, bombs never beat
@@ -35,7 +36,7 @@ for _s in Suit:
 
 
 class Rules(BaseModel):
-    """Every rule option of RULES.md. ``Rules()`` is the ``southern`` preset.
+    """Every rule option of the game. ``Rules()`` is the ``southern`` preset.
 
     The model is frozen; ``rules.model_copy(update={...})`` returns a validated copy (a bad value
     raises pydantic's ``ValidationError``).

@@ -1,9 +1,9 @@
-"""Who pays whom at the end of a game (RULES.md §9). Pure: reads a finished game, no I/O.
+"""Who pays whom at the end of a game (docs/RULES_ENGINE.md, "Stakes"). Pure: no I/O.
 
 ``settle(game, stake, balances)`` returns a :class:`Settlement`: one :class:`Transfer` per payer,
 payee and reason, each with what was ``owed`` and what is ``paid``.
 
-Choices this module makes (RULES.md leaves them open):
+Choices this module makes where the rules leave room:
 
 * **Units and rounding.** Obligations are added up exactly in units (fractions: a black 2 left in
   hand is ½ unit) per payer, payee and reason; the chips owed are ``floor(units × stake)``. Half a

@@ -1,6 +1,6 @@
-"""Short versions of the load and fault benchmarks (benchmarks/load.py), so that the transport path
-(the real bot as a subprocess, the unmodified discord.py, the loopback fake Discord) cannot silently
-break. The long runs and their figures live in docs/BENCHMARKS.md."""
+"""Short versions of the load and fault benchmarks (`python -m benchmarks.load`), so that the
+transport path (the real bot as a subprocess, the unmodified discord.py, the loopback fake
+Discord) cannot silently break. The long runs and their figures live in docs/BENCHMARKS.md."""
 
 from __future__ import annotations
 
@@ -11,7 +11,10 @@ import pytest
 
 from benchmarks.load import LoadConfig, LoadResult, run_load
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc; uses SIGKILL")
+pytestmark = [
+    pytest.mark.skipif(sys.platform != "linux", reason="reads /proc; uses SIGKILL"),
+    pytest.mark.slow,
+]
 
 
 def _fast(tmp_path: Path, **overrides: object) -> LoadConfig:
@@ -69,4 +72,6 @@ async def test_short_fault_run(tmp_path: Path) -> None:
     assert result.kills_done == 1, report
     assert result.injected_429 > 0 and result.injected_500 > 0, report
     assert result.disconnects >= 1 and result.resumes >= 1, report
-    assert result.identifies == 2, report  # the first start and the restart after the kill
+    # The first start and the restart after the kill; on a machine loaded enough for discord.py
+    # to give up on a session (late heartbeats), it may identify once more, which is also sound.
+    assert result.identifies >= 2, report

@@ -15,10 +15,7 @@ from pathlib import Path
 
 import pytest
 
-try:
-    from tests.support.fake_discord import FakeDiscord
-except ImportError:  # pytest's rootdir-less import mode puts tests/ itself on sys.path
-    from support.fake_discord import FakeDiscord  # type: ignore[no-redef]
+from tests.support.fake_discord import FakeDiscord
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 EXPECTED_COMMANDS = {"tienlen", "leaderboard", "daily"}
@@ -102,6 +99,7 @@ async def test_bot_logs_in_syncs_commands_and_stops_cleanly(tmp_path: Path) -> N
         assert code == 0, f"exit status {code}\n{output()}"
         assert token not in output(), "the token leaked into the bot's output"
         assert token.split(".", 1)[1] not in output()
+        assert "voice will NOT be supported" not in output(), "the bot has no voice: no warning"
         assert not fake.unknown_routes, f"bot called routes the fake lacks: {fake.unknown_routes}"
     finally:
         if proc.returncode is None:

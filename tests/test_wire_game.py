@@ -30,7 +30,7 @@ from tests.support.fake_discord import FakeDiscord, InteractionHandle, StoredMes
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM")
+pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
 
 
 def _board(fake: FakeDiscord, channel: int) -> StoredMessage | None:

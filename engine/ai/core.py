@@ -146,16 +146,6 @@ def struct_mask(hand: int, s: Struct) -> int:
     return mask
 
 
-def _struct_of(kind: ComboKind, mask: int) -> Struct:
-    hi = (mask.bit_length() - 1) >> 3
-    lo = ((mask & -mask).bit_length() - 1) >> 3
-    code = _CODE[kind]
-    return (code, lo, hi)
-
-
-_CODE = {v: k for k, v in KIND_OF.items()}
-
-
 def _beatable(ctx: Ctx, kind: ComboKind, mask: int) -> bool:
     """Whether the cards unseen by this seat could beat the play (card counting)."""
     most = ctx.max_opp()

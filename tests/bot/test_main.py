@@ -39,3 +39,16 @@ def test_help(tmp_path: Path) -> None:
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 0
     assert "python -m bot" in result.stdout
+    assert ".env" in result.stdout
+    assert "DISCORD_TOKEN" in result.stdout
+    assert "python -m bot play" in result.stdout
+
+
+def test_unknown_word_is_rejected_with_status_2(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), DISCORD_TOKEN="x.y.z")
+    result = subprocess.run([sys.executable, "-m", "bot", "plya"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2
+    assert "plya" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "tienlen.sqlite3").exists()  # nothing was started

@@ -379,6 +379,7 @@ async def test_old_board_is_replaced_by_a_fresh_message(world: Any) -> None:
     assert live.table.board_message_id == board(world).id
 
 
+@pytest.mark.slow
 async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
     ps = people(world, 4)
     by_id = {p.id: p for p in ps}

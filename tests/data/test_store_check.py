@@ -10,10 +10,10 @@ import time
 from pathlib import Path
 
 import pytest
-from store_helpers import GUILD, start
 
 from data import SeatResult, Store, Transfer
 from data.check import check_path, main
+from tests.data.store_helpers import GUILD, start
 
 REPO = Path(__file__).resolve().parents[2]
 

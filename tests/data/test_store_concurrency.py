@@ -10,10 +10,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from store_helpers import GUILD, T0, start
-
 from data import AlreadyClaimed, SeatResult, Settled, Store, Transfer
 from data.check import check_path
+from tests.data.store_helpers import GUILD, T0, start
 
 PLAYERS = (1, 2, 3, 4, 5)
 

@@ -5,7 +5,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import CHANNEL, GUILD, humans, start
 
 from data import (
     InsufficientChips,
@@ -19,6 +18,7 @@ from data import (
     WrongStatus,
 )
 from data.check import check_path
+from tests.data.store_helpers import CHANNEL, GUILD, humans, start
 
 RULES = "{}"
 

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 import pytest
-from store_helpers import GUILD, start
 
 from data import InvalidInput, SeatResult, Store
+from tests.data.store_helpers import GUILD, start
 
 
 async def play(store: Store, winner: int, loser: int) -> None:

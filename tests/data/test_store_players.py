@@ -5,10 +5,10 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from store_helpers import GUILD, T0
 
 from data import AlreadyClaimed, InsufficientChips, InvalidInput, Store
 from data.check import check_path
+from tests.data.store_helpers import GUILD, T0
 
 
 async def test_new_player_gets_starting_chips_as_a_grant(store: Store, db_path: Path) -> None:

@@ -4,7 +4,6 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from store_helpers import CHANNEL, GUILD, T0, humans, start
 
 from data import (
     InvalidInput,
@@ -15,6 +14,7 @@ from data import (
     UnknownTable,
     WrongStatus,
 )
+from tests.data.store_helpers import CHANNEL, GUILD, T0, humans, start
 
 RULES = '{"preset": "southern"}'
 

@@ -304,7 +304,7 @@ def _ref_kind(cards: list[Card]) -> str | None:
 
 
 def _ref_beats(play: list[Card], table: list[Card], rules: Rules, ctx: bool) -> bool:
-    """Can_beat re-encoded from the RULES.md tables."""
+    """Can_beat re-encoded from the chop tables in docs/RULES_ENGINE.md."""
     pk, tk = _ref_kind(play), _ref_kind(table)
     top_p = max(_ref_key(c, rules) for c in play)
     top_t = max(_ref_key(c, rules) for c in table)

@@ -23,7 +23,7 @@ from engine.combos import classify_mask
 from engine.events import GameOver
 
 PRESETS = ["southern", "pagat", "vc", "online"]
-GAMES = 200
+GAMES = 100
 
 
 def _variants(preset: str) -> list[tuple[Rules, int]]:
@@ -129,6 +129,7 @@ def _run_game(rules: Rules, seats: int, seed: int, check_all: bool,
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_random_self_play(preset: str) -> None:
     variants = _variants(preset)
@@ -194,7 +195,7 @@ def test_mid_game_round_trip(preset: str) -> None:
 @pytest.mark.parametrize("preset", PRESETS)
 def test_many_fast_games(preset: str) -> None:
     """1,000 games per preset through the fast paths the computer players use."""
-    from engine.bench import lowest_policy, play_out, random_policy
+    from benchmarks.engine import lowest_policy, play_out, random_policy
 
     rules = Rules.preset(preset)
     for i in range(1000):

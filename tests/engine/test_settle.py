@@ -1,4 +1,4 @@
-"""Settlement (RULES.md §9): a worked example per scheme and extra, caps, computer players."""
+"""Settlement (the stakes rules): a worked example per scheme and extra, caps, computer players."""
 
 from __future__ import annotations
 

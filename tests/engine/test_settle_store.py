@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,9 +10,7 @@ from data import Seat, SeatResult, Store
 from data.check import check_path
 from engine import Game
 from engine.settle import Transfer, settle
-
-sys.path.insert(0, str(Path(__file__).parent))
-from test_settle_property import random_game
+from tests.engine.test_settle_property import random_game
 
 GUILD = 1
 

@@ -1,6 +1,6 @@
-"""Pit computer players against each other: ``python -m engine.arena``.
+"""Pit computer players against each other: ``python -m benchmarks.arena``.
 
-    python -m engine.arena --seats expert,hard,hard,hard --games 2000 --rules southern --seed 1
+    python -m benchmarks.arena --seats expert,hard,hard,hard --games 2000 --rules southern --seed 1
 
 Game ``i`` is dealt from seed ``(seed, i)`` and rotates the players by ``i`` seats, so every player
 sits in every seat equally often. Games run in parallel processes. For each player the arena
@@ -21,60 +21,16 @@ from dataclasses import dataclass, field
 from engine.ai import Level, choose_returns, decide
 from engine.game import Game
 from engine.rules import Rules
+from engine.settle import settle
 
 __all__ = ["ArenaResult", "PlayerStats", "chips_for", "main", "play_game", "run_arena"]
 
 
 def chips_for(game: Game) -> list[float]:
     """Chips won or lost by each seat at stake 1 under the rules' scoring, extras included
-    (:func:`engine.settle.settle`, uncapped); the plain scheme if settling is unavailable."""
-    try:
-        from engine.settle import settle
-    except ImportError:  # pragma: no cover - settle ships with the engine
-        return _scheme_chips(game)
+    (:func:`engine.settle.settle`, uncapped)."""
     net = settle(game, stake=1, balances=[None] * game.seat_count).owed_net
     return [float(net[s]) for s in range(game.seat_count)]
-
-
-def _scheme_chips(game: Game) -> list[float]:
-    outcome = game.outcome
-    n = game.seat_count
-    out = [0.0] * n
-    if outcome is None:
-        return out
-    places = outcome.places
-    rules = game.rules
-    if outcome.multiplier is not None:
-        w = places[0]
-        for s in range(n):
-            if s != w:
-                out[s] -= outcome.multiplier
-                out[w] += outcome.multiplier
-        return out
-    if rules.scoring == "loser_pays":
-        last = places[-1]
-        for s in range(n):
-            if s != last:
-                out[s] += 1
-                out[last] -= 1
-    elif rules.scoring == "pot":
-        for s in range(n):
-            out[s] -= 1
-        out[places[0]] += n
-    elif rules.scoring == "cards_left" and rules.end == "first_out":
-        w = places[0]
-        left = outcome.cards_left or [0] * n
-        for s in range(n):
-            if s != w:
-                out[s] -= left[s]
-                out[w] += left[s]
-    else:
-        half = n // 2
-        for k in range(1, half + 1):
-            units = half - k + 1
-            out[places[k - 1]] += units
-            out[places[n - k]] -= units
-    return out
 
 
 @dataclass
@@ -230,16 +186,24 @@ def run_arena(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.arena",
-                                     description="Pit computer players against each other.")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.arena",
+        description="Pit computer players against each other and print, per player, the "
+        "first-place share, mean place, chips per game (95% intervals) and decision times.",
+    )
     parser.add_argument("--seats", default="expert,hard,hard,hard",
-                        help="comma-separated levels, one per player (2 to 8)")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--rules", default="southern", help="preset name")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=2)
+                        help="comma-separated levels, one per player, 2 to 8 of "
+                        + ", ".join(Level) + " (default expert,hard,hard,hard)")
+    parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
+    parser.add_argument("--rules", default="southern",
+                        help="rules preset: " + ", ".join(Rules.preset_names())
+                        + " (default southern)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="game i is dealt from (seed, i) (default 1)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="processes playing games in parallel (default 2)")
     parser.add_argument("--budget-ms", type=int, default=None,
-                        help="expert time budget per decision (default 100)")
+                        help="expert time budget per decision in ms (default 100)")
     args = parser.parse_args(argv)
     levels = [s.strip() for s in args.seats.split(",") if s.strip()]
     if not 2 <= len(levels) <= 8:

@@ -1,4 +1,4 @@
-"""Throughput of the store on a file database: ``python -m data.bench [--games N] [--saves N]``.
+"""Throughput of the store on a file database: ``python -m benchmarks.store``.
 
 Prints game saves per second (one optimistic-version UPDATE, one durable commit each) and
 settlements per second (a four-seat game: ledger rows, balances, results, stats, one commit).
@@ -97,9 +97,14 @@ async def _bench(directory: Path, games: int, saves: int) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m data.bench", description=__doc__)
-    parser.add_argument("--games", type=int, default=2000, help="games to start and settle")
-    parser.add_argument("--saves", type=int, default=5000, help="game saves to time")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.store",
+        description="Time the SQLite store in a fresh temporary directory: game saves and "
+        "settlements per second, one at a time and many coroutines at once.",
+    )
+    parser.add_argument("--games", type=int, default=2000,
+                        help="games to start and settle (at least 60; default 2000)")
+    parser.add_argument("--saves", type=int, default=5000, help="game saves to time (default 5000)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="tienlen-bench-") as tmp:
         for line in asyncio.run(_bench(Path(tmp), max(args.games, 60), args.saves)):

@@ -1,0 +1,93 @@
+"""`python -m benchmarks.load`: the command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+
+from benchmarks.load.config import LoadConfig
+from benchmarks.load.harness import run_load
+from engine.ai import Level
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.load",
+        description="Run the bot as a subprocess against a loopback fake Discord with many "
+        "tables of simulated players and computer players; print latency, event-loop lag, "
+        "memory, errors and a store check. Exits 0 when every game finished without error.",
+    )
+    parser.add_argument("--tables", type=int, default=10,
+                        help="tables played at once (default 10)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="how long to keep starting games, in seconds (overrides --minutes)")
+    parser.add_argument("--minutes", type=float, default=1.0,
+                        help="how long to keep starting games, in minutes (default 1)")
+    parser.add_argument("--humans", type=int, choices=(1, 4), default=1,
+                        help="simulated humans per table; the other seats are computer players")
+    parser.add_argument(
+        "--faults",
+        action="store_true",
+        help="429s on 5%% and 500s on 1%% of board edits, a disconnect a minute",
+    )
+    parser.add_argument("--kills", type=int, default=0, help="SIGKILL + restart the bot K times")
+    parser.add_argument("--level", choices=[level.value for level in Level], default="normal",
+                        help="level of the computer players (default normal)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="soak: stop starting games after this many (minutes still bounds)",
+    )
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="seconds a human waits before each action"
+    )
+    parser.add_argument("--ai-delay", type=float, default=1.0,
+                        help="the bot's AI_DELAY_SECONDS setting (default 1)")
+    parser.add_argument("--board-interval", type=float, default=1.0,
+                        help="the bot's BOARD_EDIT_INTERVAL setting (default 1)")
+    parser.add_argument("--turn-seconds", type=int, default=60,
+                        help="the tables' turn clock in seconds (default 60)")
+    parser.add_argument(
+        "--fast",
+        action="store_true",
+        help="no human think time, AI delay 0.05 s, board interval 0.2 s (soak)",
+    )
+    parser.add_argument("--images", choices=("on", "off"), default="on",
+                        help="card pictures and card emoji (the bot's CARD_PICTURES; default on)")
+    parser.add_argument("--drain", type=float, default=180.0,
+                        help="seconds to let running games finish after the last start "
+                        "(default 180)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+    parser.add_argument("--workdir", type=Path, default=None,
+                        help="keep the database and the bot's logs here (default: a temporary "
+                        "directory, removed)")
+    parser.add_argument("--json", type=Path, default=None, help="write the summary here")
+    parser.add_argument("--quiet", action="store_true", help="print only the final report")
+    args = parser.parse_args(argv)
+    config = LoadConfig(
+        tables=args.tables,
+        seconds=args.seconds if args.seconds is not None else args.minutes * 60,
+        humans=args.humans,
+        level=args.level,
+        faults=args.faults,
+        kills=args.kills,
+        think=0.0 if args.fast else args.think,
+        ai_delay=0.05 if args.fast else args.ai_delay,
+        board_interval=0.2 if args.fast else args.board_interval,
+        turn_seconds=args.turn_seconds,
+        images=args.images == "on",
+        games=args.games,
+        drain=args.drain,
+        seed=args.seed,
+        workdir=args.workdir,
+        quiet=args.quiet,
+    )
+    result = asyncio.run(run_load(config))
+    print(result.report(), flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(result.summary(), indent=2) + "\n")
+    ok = not result.errors and result.all_games_finished and result.check_rc == 0
+    return 0 if ok else 1

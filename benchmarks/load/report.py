@@ -1,0 +1,219 @@
+"""What a load run measured: the result, its summary and report, and readers of the bot's
+log and database."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import sqlite3
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from benchmarks.load.config import LoadConfig
+
+
+@dataclasses.dataclass
+class LoadResult:
+    config: LoadConfig
+    wall_seconds: float = 0.0
+    run_seconds: float = 0.0
+    interactions: int = 0
+    latency: dict[str, float] = dataclasses.field(default_factory=dict)
+    loop_lag_max_ms: float | None = None
+    loop_lag_lines: int = 0
+    board_edits: int = 0
+    board_posts: int = 0
+    image_files: int = 0  # pictures uploaded with messages during the run
+    image_bytes: int = 0
+    rss_base_kb: int = 0
+    rss_load_kb: int = 0
+    rss_hwm_kb: int = 0
+    cpu_seconds: float = 0.0
+    harness_cpu_seconds: float = 0.0
+    games_finished: int = 0
+    games_started: int = 0
+    tables_unfinished: list[int] = dataclasses.field(default_factory=list)
+    rejections: Counter[str] = dataclasses.field(default_factory=Counter)
+    errors: list[str] = dataclasses.field(default_factory=list)
+    lost_to_kill: int = 0
+    stale_checks: int = 0
+    kills_done: int = 0
+    disconnects: int = 0
+    resumes: int = 0
+    identifies: int = 0
+    injected_429: int = 0
+    injected_500: int = 0
+    bot_warnings: int = 0
+    exit_code: int | None = None
+    check_rc: int | None = None
+    check_output: str = ""
+    db_games: dict[str, int] = dataclasses.field(default_factory=dict)
+    log_path: str = ""
+    db_path: str = ""
+
+    @property
+    def interactions_per_s(self) -> float:
+        return self.interactions / self.run_seconds if self.run_seconds else 0.0
+
+    @property
+    def board_edits_per_s(self) -> float:
+        return self.board_edits / self.run_seconds if self.run_seconds else 0.0
+
+    @property
+    def rss_per_table_kb(self) -> float:
+        n = self.config.tables
+        return max(0, self.rss_load_kb - self.rss_base_kb) / n if n else 0.0
+
+    @property
+    def cpu_per_game(self) -> float:
+        return self.cpu_seconds / self.games_finished if self.games_finished else 0.0
+
+    @property
+    def all_games_finished(self) -> bool:
+        unfinished = sum(n for s, n in self.db_games.items() if s != "finished")
+        return not self.tables_unfinished and unfinished == 0 and self.games_finished > 0
+
+    def meets_targets(self) -> bool:
+        lat = self.latency
+        return bool(
+            lat
+            and lat.get("p99", 1) * 1000 <= 100
+            and lat.get("p50", 1) * 1000 <= 20
+            and self.loop_lag_max_ms is not None
+            and self.loop_lag_max_ms <= 100
+            and not self.errors
+            and self.rss_per_table_kb <= 50
+        )
+
+    def summary(self) -> dict[str, Any]:
+        lat = self.latency
+        return {
+            "tables": self.config.tables,
+            "humans": self.config.humans,
+            "level": self.config.level,
+            "faults": self.config.faults,
+            "kills": self.kills_done,
+            "run_s": round(self.run_seconds, 1),
+            "wall_s": round(self.wall_seconds, 1),
+            "interactions": self.interactions,
+            "interactions_per_s": round(self.interactions_per_s, 1),
+            "p50_ms": round(lat.get("p50", 0) * 1000, 1),
+            "p95_ms": round(lat.get("p95", 0) * 1000, 1),
+            "p99_ms": round(lat.get("p99", 0) * 1000, 1),
+            "max_ms": round(lat.get("max", 0) * 1000, 1),
+            "loop_lag_max_ms": self.loop_lag_max_ms,
+            "board_edits_per_s": round(self.board_edits_per_s, 1),
+            "rss_base_mb": round(self.rss_base_kb / 1024, 1),
+            "rss_load_mb": round(self.rss_load_kb / 1024, 1),
+            "rss_per_table_kb": round(self.rss_per_table_kb, 1),
+            "cpu_s": round(self.cpu_seconds, 1),
+            "cpu_s_per_game": round(self.cpu_per_game, 3),
+            "images": self.config.images,
+            "image_files": self.image_files,
+            "image_kb_per_game": round(self.image_bytes / 1024 / self.games_finished, 1)
+            if self.games_finished
+            else 0,
+            "bot_cpu_share": round(self.cpu_seconds / self.run_seconds, 2)
+            if self.run_seconds
+            else 0,
+            "harness_cpu_share": (
+                round(self.harness_cpu_seconds / self.run_seconds, 2) if self.run_seconds else 0
+            ),
+            "games_finished": self.games_finished,
+            "db_games": self.db_games,
+            "tables_unfinished": self.tables_unfinished,
+            "errors": len(self.errors),
+            "rejections": dict(self.rejections),
+            "lost_to_kill": self.lost_to_kill,
+            "stale_checks": self.stale_checks,
+            "disconnects": self.disconnects,
+            "resumes": self.resumes,
+            "identifies": self.identifies,
+            "injected_429": self.injected_429,
+            "injected_500": self.injected_500,
+            "bot_warnings": self.bot_warnings,
+            "exit_code": self.exit_code,
+            "check_rc": self.check_rc,
+            "meets_targets": self.meets_targets(),
+        }
+
+    def report(self) -> str:
+        s = self.summary()
+        lines = [
+            f"tables {s['tables']} · humans/table {s['humans']} · computers {s['level']} · "
+            f"faults {'on' if s['faults'] else 'off'} · kills {s['kills']} · "
+            f"run {s['run_s']} s (wall {s['wall_s']} s)",
+            f"interactions         {s['interactions']} ({s['interactions_per_s']}/s)",
+            f"callback latency     p50 {s['p50_ms']} ms · p95 {s['p95_ms']} ms · "
+            f"p99 {s['p99_ms']} ms · max {s['max_ms']} ms",
+            f"event-loop lag max   {s['loop_lag_max_ms']} ms",
+            f"board edits          {s['board_edits_per_s']}/s ({self.board_edits} edits, "
+            f"{self.board_posts} posts)",
+            f"bot RSS              {s['rss_base_mb']} MB idle → {s['rss_load_mb']} MB loaded: "
+            f"{s['rss_per_table_kb']} KB per table",
+            f"bot CPU              {s['cpu_s']} s: {s['cpu_s_per_game']} s per game; "
+            f"{s['bot_cpu_share']:.0%} of a core (harness: {s['harness_cpu_share']:.0%})",
+            f"pictures             {'on' if s['images'] else 'off'}: {s['image_files']} files, "
+            f"{self.image_bytes / 1024:.0f} KB sent ({s['image_kb_per_game']} KB per game)",
+            f"games finished       {s['games_finished']} (database: {s['db_games']}); "
+            f"unfinished tables: {s['tables_unfinished'] or 'none'}",
+            f"faults               429 ×{s['injected_429']} · 500 ×{s['injected_500']} · "
+            f"disconnects {s['disconnects']} (resumes {s['resumes']}, identifies "
+            f"{s['identifies']}) · kills {s['kills']} (interactions lost to kills "
+            f"{s['lost_to_kill']})",
+            f"rejections           {s['rejections'] or 'none'} · stale-board checks "
+            f"{s['stale_checks']} · bot warnings {s['bot_warnings']}",
+            f"errors               {s['errors']}",
+            *(f"  - {e}" for e in self.errors[:20]),
+            f"bot exit code        {s['exit_code']}",
+            f"data.check           rc {s['check_rc']}: "
+            + " | ".join(self.check_output.strip().splitlines()[-3:]),
+            f"meets targets        {s['meets_targets']}",
+        ]
+        return "\n".join(lines)
+
+
+
+def stats(values: list[float]) -> dict[str, float]:
+    vals = sorted(values)
+    if not vals:
+        return {}
+
+    def pct(p: float) -> float:
+        return vals[min(len(vals) - 1, round(p / 100 * (len(vals) - 1)))]
+
+    return {"count": len(vals), "p50": pct(50), "p95": pct(95), "p99": pct(99), "max": vals[-1]}
+
+
+_LAG_RE = re.compile(r"loop lag: max ([0-9.]+) ms")
+_LEVEL_RE = re.compile(r"^\S+ \S+ (ERROR|CRITICAL|WARNING)\s")
+
+
+def scan_log(path: Path, offset: int) -> tuple[list[float], int, list[str]]:
+    """Loop-lag maxima, the number of warnings, and error lines after `offset`."""
+    lags: list[float] = []
+    warnings = 0
+    errors: list[str] = []
+    with open(path, "rb") as f:
+        f.seek(offset)
+        for raw in f:
+            line = raw.decode(errors="replace").rstrip()
+            if m := _LAG_RE.search(line):
+                lags.append(float(m.group(1)))
+            level = _LEVEL_RE.match(line)
+            if level and level.group(1) == "WARNING":
+                warnings += 1
+            elif level or line.startswith("Traceback"):
+                errors.append(line[:300])
+    return lags, warnings, errors
+
+
+def db_games(path: Path) -> dict[str, int]:
+    if not path.exists():
+        return {}
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return dict(db.execute("SELECT status, COUNT(*) FROM games GROUP BY status").fetchall())
+    finally:
+        db.close()

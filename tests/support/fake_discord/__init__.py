@@ -1,0 +1,61 @@
+"""A loopback fake Discord: REST API + gateway websocket on 127.0.0.1 (aiohttp).
+
+The unmodified discord.py client talks to it when pointed at it by the two process-wide URL
+settings (``discord.http.Route.BASE = fake.api_base`` and
+``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)``), or, for the
+real bot, by ``DISCORD_API_BASE_URL`` / ``DISCORD_GATEWAY_URL``.
+
+It serves login, command sync, the gateway (HELLO, heartbeats, IDENTIFY -> READY + GUILD_CREATE,
+RESUME -> replay + RESUMED, REQUEST_GUILD_MEMBERS), channel messages, interaction callbacks
+(types 4, 5, 6, 7, 9), followups and ``@original`` edits, files sent with any of them, and the
+application's emoji. It injects slash commands and component
+clicks as INTERACTION_CREATE and measures the time until the bot's callback arrives. It stores every
+message with who may see it (ephemeral messages: only the interacting user), and injects faults
+(429 with ``Retry-After`` + ``Via``, 500, gateway disconnects) from a seeded RNG.
+
+Usage in an asyncio test::
+
+    fake = FakeDiscord()
+    await fake.start()
+    ...  # start a bot pointed at fake.api_base / fake.gateway_url
+    await asyncio.wait_for(fake.commands_synced.wait(), 10)
+    ix = await fake.slash("alice", "tienlen", subcommand="new")
+    await ix.response(timeout=5)      # -> ix.callback_type, ix.callback_data, ix.latency
+    await fake.stop()
+
+Standalone: ``python -m tests.support.fake_discord --port 8765`` prints its URLs and serves until
+SIGINT/SIGTERM.
+
+The package: ``models`` (the world and its messages), ``server`` (``FakeDiscord``: life cycle and
+inspection), ``rest`` (REST routes), ``gateway`` (the websocket), ``interactions`` (injected
+commands and clicks, their callbacks), ``faults`` (429s, 500s, disconnects), ``media``
+(multipart uploads, ``attachment://`` references in embeds, application emoji).
+"""
+
+from tests.support.fake_discord.faults import FaultConfig
+from tests.support.fake_discord.interactions import InteractionHandle
+from tests.support.fake_discord.models import (
+    ADMINISTRATOR,
+    DEFAULT_EVERYONE_PERMISSIONS,
+    MANAGE_GUILD,
+    MANAGE_MESSAGES,
+    FakeChannel,
+    FakeGuild,
+    FakeUser,
+    StoredMessage,
+)
+from tests.support.fake_discord.server import FakeDiscord
+
+__all__ = [
+    "ADMINISTRATOR",
+    "DEFAULT_EVERYONE_PERMISSIONS",
+    "MANAGE_GUILD",
+    "MANAGE_MESSAGES",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeUser",
+    "FaultConfig",
+    "InteractionHandle",
+    "StoredMessage",
+]

@@ -1,0 +1,497 @@
+"""The REST routes: login, application, gateway URL, commands, guilds, channels, messages."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from tests.support.fake_discord.models import (
+    API_VERSION,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    INTENT_GUILD_MESSAGES,
+    UNAUTHORIZED,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_MESSAGE,
+    FakeChannel,
+    StoredMessage,
+    _dumps,
+    _embed,
+    _Handler,
+    _HTTPError,
+    _iso,
+    _json,
+    _number_components,
+    log,
+)
+
+if TYPE_CHECKING:
+    from tests.support.fake_discord.interactions import InteractionHandle
+
+
+class RestMixin:
+    """The REST side of :class:`FakeDiscord` (interaction routes excepted)."""
+
+    # ------------------------------------------------------------------ REST plumbing
+
+    def _build_routes(self) -> None:
+        r = self._route
+        r("GET", r"/users/@me", "users_me", self._h_users_me)
+        r("GET", r"/users/(?P<uid>\d+)", "user_get", self._h_user_get)
+        r("GET", r"/oauth2/applications/@me", "application_info", self._h_app_info)
+        r("GET", r"/applications/@me", "application_info", self._h_app_info)
+        r("GET", r"/gateway", "gateway", self._h_gateway)
+        r("GET", r"/gateway/bot", "gateway_bot", self._h_gateway_bot)
+        cmds = r"/applications/(?P<app>\d+)/commands"
+        gcmds = r"/applications/(?P<app>\d+)/guilds/(?P<gid>\d+)/commands"
+        r("PUT", cmds, "commands_put", self._h_commands_put)
+        r("PUT", gcmds, "commands_put", self._h_commands_put)
+        r("GET", cmds, "commands_get", self._h_commands_get)
+        r("GET", gcmds, "commands_get", self._h_commands_get)
+        r("GET", r"/channels/(?P<cid>\d+)", "channel_get", self._h_channel_get)
+        msgs = r"/channels/(?P<cid>\d+)/messages"
+        r("POST", msgs, "channel_message_create", self._h_msg_create)
+        r("GET", msgs, "channel_messages_list", self._h_msg_list)
+        r("GET", msgs + r"/(?P<mid>\d+)", "channel_message_get", self._h_msg_get)
+        r("PATCH", msgs + r"/(?P<mid>\d+)", "channel_message_edit", self._h_msg_edit)
+        r("DELETE", msgs + r"/(?P<mid>\d+)", "channel_message_delete", self._h_msg_delete)
+        r("POST", r"/channels/(?P<cid>\d+)/typing", "typing", self._h_no_content)
+        r("GET", r"/guilds/(?P<gid>\d+)", "guild_get", self._h_guild_get)
+        r("GET", r"/guilds/(?P<gid>\d+)/channels", "guild_channels", self._h_guild_channels)
+        r("GET", r"/guilds/(?P<gid>\d+)/members/(?P<uid>\d+)", "member_get", self._h_member_get)
+        r("GET", r"/guilds/(?P<gid>\d+)/roles", "guild_roles", self._h_guild_roles)
+        r(
+            "POST",
+            r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback",
+            "interaction_callback",
+            self._h_callback,
+        )
+        hook = r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)"
+        r("POST", hook, "webhook_execute", self._h_followup)
+        msg = hook + r"/messages/(?P<mid>@original|\d+)"
+        r("GET", msg, "webhook_message_get", self._h_hook_get)
+        r("PATCH", msg, "webhook_message_edit", self._h_hook_edit)
+        r("DELETE", msg, "webhook_message_delete", self._h_hook_delete)
+        emojis = r"/applications/(?P<app>\d+)/emojis"
+        r("GET", emojis, "application_emojis_list", self._h_emojis_list)
+        r("POST", emojis, "application_emoji_create", self._h_emoji_create)
+        r("GET", emojis + r"/(?P<eid>\d+)", "application_emoji_get", self._h_emoji_get)
+        r("DELETE", emojis + r"/(?P<eid>\d+)", "application_emoji_delete", self._h_emoji_delete)
+
+    def _route(self, method: str, pattern: str, key: str, handler: _Handler) -> None:
+        self._routes.append((method, re.compile(f"^/api/v{API_VERSION}{pattern}$"), key, handler))
+
+    async def _dispatch_rest(self, request: web.Request) -> web.StreamResponse:
+        path = request.path
+        for method, pattern, key, handler in self._routes:
+            if method != request.method:
+                continue
+            m = pattern.match(path)
+            if m is None:
+                continue
+            self.route_counts[key] += 1
+            fault = self._fault_for(key)
+            if fault is not None:
+                self.status_counts[fault.status] += 1
+                return fault
+            try:
+                resp = await handler(request, m.groupdict())
+            except _HTTPError as exc:
+                self.status_counts[exc.status] += 1
+                self.errors.append(
+                    f"{request.method} {path} -> {exc.status} {exc.code} {exc.message}"
+                )
+                log.warning(
+                    "fake discord: %s %s -> %s %s", request.method, path, exc.status, exc.message
+                )
+                return _json({"message": exc.message, "code": exc.code}, status=exc.status)
+            self.status_counts[resp.status] += 1
+            return resp
+        self.route_counts["unknown"] += 1
+        self.status_counts[404] += 1
+        desc = f"{request.method} {path}"
+        self.unknown_routes.append(desc)
+        log.warning("fake discord: unknown route %s", desc)
+        return _json({"message": "404: Not Found", "code": 0}, status=404)
+
+    def _check_auth(self, request: web.Request) -> None:
+        if self.allowed_tokens is None:
+            return
+        auth = request.headers.get("Authorization", "")
+        token = auth[4:] if auth.startswith("Bot ") else auth
+        if token not in self.allowed_tokens:
+            raise _HTTPError(401, UNAUTHORIZED, "401: Unauthorized")
+
+    async def _body(self, request: web.Request) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """JSON body (or multipart payload_json) and the files it carried as attachments."""
+        ctype = request.headers.get("Content-Type", "")
+        files: list[dict[str, Any]] = []
+        if ctype.startswith("multipart/"):
+            return await self._multipart(request)
+        raw = await request.read()
+        if not raw:
+            return {}, files
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            raise _HTTPError(400, 50109, "The request body contains invalid JSON.") from None
+        return (data if isinstance(data, dict) else {"_": data}), files
+
+    # ------------------------------------------------------------------ REST: login / app / gateway
+
+    async def _h_users_me(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        return _json(self.bot_user.payload() | {"verified": True, "mfa_enabled": False})
+
+    async def _h_user_get(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        u = self.users.get(int(p["uid"]))
+        if u is None:
+            raise _HTTPError(404, 10013, "Unknown User")
+        return _json(u.payload())
+
+    async def _h_app_info(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        owner = self.users[self.guild.owner_id]
+        return _json(
+            {
+                "id": str(self.application_id),
+                "name": self.bot_user.username,
+                "icon": None,
+                "description": "fake application",
+                "summary": "",
+                "type": None,
+                "hook": True,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "owner": owner.payload(),
+                "team": None,
+                "flags": 0,
+                "rpc_origins": [],
+                "bot": self.bot_user.payload(),
+                "approximate_guild_count": len(self.guilds),
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "tags": [],
+                "integration_types_config": {"0": {}},
+            }
+        )
+
+    async def _h_gateway(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        return _json({"url": self.gateway_url})
+
+    async def _h_gateway_bot(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        return _json(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 14400000,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    # ------------------------------------------------------------------ REST: commands
+
+    def _command_key(self, p: dict[str, str]) -> int | None:
+        if int(p["app"]) != self.application_id:
+            raise _HTTPError(403, 50001, "Missing Access")
+        gid = p.get("gid")
+        if gid is None:
+            return None
+        if int(gid) not in self.guilds:
+            raise _HTTPError(403, 50001, "Missing Access")
+        return int(gid)
+
+    async def _h_commands_put(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        key = self._command_key(p)
+        body, _ = await self._body(request)
+        defs = body.get("_", body)
+        if not isinstance(defs, list):
+            raise _HTTPError(400, 50035, "Invalid Form Body")
+        previous = {(c["name"], c.get("type", 1)): c for c in self.commands.get(key, [])}
+        result = []
+        for d in defs:
+            old = previous.get((d["name"], d.get("type", 1)))
+            cmd: dict[str, Any] = {
+                "id": old["id"] if old else str(self._snowflake()),
+                "application_id": str(self.application_id),
+                "version": str(self._snowflake()),
+                "type": d.get("type", 1),
+                "name": d["name"],
+                "description": d.get("description", ""),
+                "options": d.get("options", []),
+                "default_member_permissions": d.get("default_member_permissions"),
+                "dm_permission": d.get("dm_permission", True),
+                "nsfw": d.get("nsfw", False),
+                "contexts": d.get("contexts"),
+                "integration_types": d.get("integration_types", [0]),
+                "name_localizations": d.get("name_localizations"),
+                "description_localizations": d.get("description_localizations"),
+            }
+            if key is not None:
+                cmd["guild_id"] = str(key)
+            result.append(cmd)
+        self.commands[key] = result
+        self.command_syncs.append((key, result))
+        self.commands_synced.set()
+        log.info("fake discord: %d commands synced to %s", len(result), key or "global")
+        return _json(result)
+
+    async def _h_commands_get(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        return _json(self.commands.get(self._command_key(p), []))
+
+    # ------------------------------------------------------------------ REST: guilds / channels
+
+    def _channel_or_404(self, cid: str) -> FakeChannel:
+        try:
+            return self.channel(int(cid))
+        except LookupError:
+            raise _HTTPError(404, UNKNOWN_CHANNEL, "Unknown Channel") from None
+
+    async def _h_channel_get(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        return _json(self._channel_or_404(p["cid"]).payload())
+
+    async def _h_guild_get(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        g = self.guilds.get(int(p["gid"]))
+        if g is None:
+            raise _HTTPError(404, 10004, "Unknown Guild")
+        data = self.guild_payload(g)
+        for k in ("members", "channels", "voice_states", "presences", "threads"):
+            data.pop(k, None)
+        return _json(data)
+
+    async def _h_guild_channels(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        g = self.guilds.get(int(p["gid"]))
+        if g is None:
+            raise _HTTPError(404, 10004, "Unknown Guild")
+        return _json([c.payload() for c in g.channels.values()])
+
+    async def _h_guild_roles(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        g = self.guilds.get(int(p["gid"]))
+        if g is None:
+            raise _HTTPError(404, 10004, "Unknown Guild")
+        return _json([r.payload() for r in g.roles.values()])
+
+    async def _h_member_get(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        g = self.guilds.get(int(p["gid"]))
+        uid = int(p["uid"])
+        if g is None or uid not in g.members:
+            raise _HTTPError(404, 10007, "Unknown Member")
+        return _json(g.member_payload(self.users[uid]))
+
+    async def _h_no_content(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        return web.Response(status=204)
+
+    # ------------------------------------------------------------------ messages (shared)
+
+    def _new_message(
+        self,
+        channel: FakeChannel,
+        body: Mapping[str, Any],
+        files: list[dict[str, Any]],
+        *,
+        mtype: int = 0,
+        ephemeral_user: int | None = None,
+        interaction: InteractionHandle | None = None,
+        loading: bool = False,
+    ) -> StoredMessage:
+        mid = self._snowflake()
+        flags = int(body.get("flags") or 0)
+        if ephemeral_user is None:
+            flags &= ~FLAG_EPHEMERAL
+        else:
+            flags |= FLAG_EPHEMERAL
+        if loading:
+            flags |= FLAG_LOADING
+        components = json.loads(_dumps(body.get("components") or []))
+        _number_components(components)
+        data: dict[str, Any] = {
+            "id": str(mid),
+            "type": mtype,
+            "channel_id": str(channel.id),
+            "guild_id": str(channel.guild_id),
+            "author": self.bot_user.payload(),
+            "content": body.get("content") or "",
+            "timestamp": _iso(),
+            "edited_timestamp": None,
+            "tts": bool(body.get("tts", False)),
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "mention_channels": [],
+            "attachments": files,
+            "embeds": [_embed(e) for e in body.get("embeds") or []],
+            "reactions": [],
+            "pinned": False,
+            "flags": flags,
+            "components": components,
+        }
+        if body.get("poll"):
+            data["poll"] = body["poll"]
+        if interaction is not None:
+            data["webhook_id"] = str(self.application_id)
+            data["application_id"] = str(self.application_id)
+            meta: dict[str, Any] = {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": interaction.user.payload(),
+                "authorizing_integration_owners": {"0": str(channel.guild_id)},
+            }
+            if interaction.kind == "slash":
+                meta["name"] = interaction.name
+                meta["command_type"] = 1
+            elif interaction.source_message_id is not None:
+                meta["interacted_message_id"] = str(interaction.source_message_id)
+            data["interaction_metadata"] = meta
+            data["interaction"] = {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "name": interaction.name if interaction.kind == "slash" else "",
+                "user": interaction.user.payload(),
+            }
+        else:
+            ref = body.get("message_reference")
+            if ref:
+                data["message_reference"] = ref
+                data["type"] = 19
+            if body.get("nonce") is not None:
+                data["nonce"] = body["nonce"]
+        self._link_attachments(data)
+        stored = StoredMessage(
+            data=data,
+            ephemeral_user_id=ephemeral_user,
+            interaction_id=interaction.id if interaction is not None else None,
+        )
+        self.messages[mid] = stored
+        self._notify(stored)
+        if ephemeral_user is None:
+            event = dict(data)
+            event["member"] = self.guilds[channel.guild_id].member_payload(
+                self.bot_user, with_user=False
+            )
+            self.dispatch("MESSAGE_CREATE", event, intent=INTENT_GUILD_MESSAGES)
+        return stored
+
+    def _edit_message(
+        self, stored: StoredMessage, body: Mapping[str, Any], files: list[dict[str, Any]]
+    ) -> StoredMessage:
+        data = stored.data
+        if "content" in body:
+            data["content"] = body["content"] or ""
+        if "embeds" in body:
+            data["embeds"] = [_embed(e) for e in body["embeds"] or []]
+        if "components" in body:
+            components = json.loads(_dumps(body["components"] or []))
+            _number_components(components)
+            data["components"] = components
+        if "attachments" in body or files:
+            kept_ids = {str(a.get("id")) for a in body.get("attachments") or []}
+            kept = [a for a in data.get("attachments", []) if str(a["id"]) in kept_ids]
+            data["attachments"] = kept + files
+        if body.get("poll"):
+            data["poll"] = body["poll"]
+        if "embeds" in body or "attachments" in body or files:
+            self._link_attachments(data)
+        keep = FLAG_EPHEMERAL if stored.ephemeral else 0
+        if "flags" in body and body["flags"] is not None:
+            data["flags"] = (int(body["flags"]) & ~(FLAG_EPHEMERAL | FLAG_LOADING)) | keep
+        else:
+            data["flags"] = (int(data.get("flags") or 0) & ~FLAG_LOADING) | keep
+        data["edited_timestamp"] = _iso()
+        stored.edit_count += 1
+        stored.updated_at = time.perf_counter()
+        self._notify(stored)
+        if not stored.ephemeral:
+            event = dict(data)
+            self.dispatch("MESSAGE_UPDATE", event, intent=INTENT_GUILD_MESSAGES)
+        return stored
+
+    def _notify(self, stored: StoredMessage) -> None:
+        for listener in self.message_listeners:
+            try:
+                listener(stored)
+            except Exception:
+                log.exception("fake discord: message listener failed")
+                self.errors.append("message listener failed")
+
+    def forget_message(self, message_id: int) -> None:
+        """Drop a stored message (a harness dismissing old ephemerals keeps memory bounded)."""
+        self.messages.pop(int(message_id), None)
+
+    def _delete_message(self, stored: StoredMessage) -> None:
+        stored.deleted = True
+        if not stored.ephemeral:
+            self.dispatch(
+                "MESSAGE_DELETE",
+                {
+                    "id": str(stored.id),
+                    "channel_id": str(stored.channel_id),
+                    "guild_id": stored.data.get("guild_id"),
+                },
+                intent=INTENT_GUILD_MESSAGES,
+            )
+
+    # ------------------------------------------------------------------ REST: channel messages
+
+    def _channel_message(self, p: dict[str, str]) -> StoredMessage:
+        ch = self._channel_or_404(p["cid"])
+        stored = self.messages.get(int(p["mid"]))
+        if stored is None or stored.deleted or stored.ephemeral or stored.channel_id != ch.id:
+            raise _HTTPError(404, UNKNOWN_MESSAGE, "Unknown Message")
+        return stored
+
+    async def _h_msg_create(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        ch = self._channel_or_404(p["cid"])
+        body, files = await self._body(request)
+        if not (
+            body.get("content")
+            or body.get("embeds")
+            or body.get("components")
+            or files
+            or body.get("poll")
+            or body.get("sticker_ids")
+        ):
+            raise _HTTPError(400, 50006, "Cannot send an empty message")
+        return _json(self._new_message(ch, body, files).data)
+
+    async def _h_msg_list(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        ch = self._channel_or_404(p["cid"])
+        limit = int(request.query.get("limit", "50"))
+        msgs = [m.data for m in self.channel_messages(ch)]
+        return _json(list(reversed(msgs))[:limit])
+
+    async def _h_msg_get(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        return _json(self._channel_message(p).data)
+
+    async def _h_msg_edit(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        stored = self._channel_message(p)
+        body, files = await self._body(request)
+        return _json(self._edit_message(stored, body, files).data)
+
+    async def _h_msg_delete(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        self._delete_message(self._channel_message(p))
+        return web.Response(status=204)
