@@ -44,6 +44,7 @@ pytest: $(VENV)/.test-installed
 bench: $(VENV)/.test-installed
 	$(BIN)/python -m benchmarks.engine
 	$(BIN)/python -m benchmarks.store
+	$(BIN)/python -m benchmarks.pictures --games 3
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage .coverage.*
