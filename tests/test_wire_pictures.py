@@ -25,7 +25,7 @@ from tests.test_wire_game import _play_turn, _until_board
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM")
+pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
 
 
 def _image_of(fake: FakeDiscord, message: StoredMessage, name: str) -> Image.Image:
