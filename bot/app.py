@@ -99,12 +99,13 @@ class TienLenBot(commands.Bot):
         self.card_emoji_task: asyncio.Task[None] | None = None
 
     async def _prepare_pictures(self) -> None:
-        """Draw the card sprites once (off the event loop), then make sure the application has
-        its card emoji. In the background: the bot serves with text buttons meanwhile."""
-        await asyncio.to_thread(self.pictures.warm_up)
+        """Make sure the application has its card emoji. In the background: the bot serves with
+        text buttons meanwhile."""
         self.card_emoji = await ensure_card_emoji(self, self.pictures)
 
     async def setup_hook(self) -> None:
+        if self.settings.CARD_PICTURES:
+            self.pictures.start_warm_up()  # card sprites, in the drawing thread
         if self.settings.CARD_PICTURES and self.application_id is not None:
             self.card_emoji_task = asyncio.create_task(self._prepare_pictures(),
                                                        name="card-pictures")

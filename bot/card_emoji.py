@@ -42,10 +42,10 @@ async def ensure_card_emoji(client: discord.Client, pictures: Pictures) -> CardE
     created = 0
     try:
         have = {e.name: e for e in await client.fetch_application_emojis()}
-        for name, card in wanted.items():
-            if name in have:
-                continue
-            image = await asyncio.to_thread(pictures.emoji_png, card)
+        missing = {name: card for name, card in wanted.items() if name not in have}
+        images = await asyncio.to_thread(
+            lambda: {name: pictures.emoji_png(card) for name, card in missing.items()})
+        for name, image in images.items():
             try:
                 have[name] = await client.create_application_emoji(name=name, image=image)
             except discord.HTTPException as exc:

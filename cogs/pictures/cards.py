@@ -96,12 +96,13 @@ def _rank_image(fonts: Fonts, label: str, height: int, max_width: int, fill: Col
     return img.resize((new_w, height), Image.Resampling.LANCZOS)
 
 
-def _card_base(w: int, h: int, fill: Colour, outline: Colour) -> tuple[Image.Image, float]:
-    img = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
-    radius = max(2.0, w * SS * 0.09)
-    stroke = max(SS, round(w * SS * 0.025))
+def _card_base(w: int, h: int, fill: Colour, outline: Colour, ss: int = SS
+               ) -> tuple[Image.Image, float]:
+    img = Image.new("RGBA", (w * ss, h * ss), (0, 0, 0, 0))
+    radius = max(2.0, w * ss * 0.09)
+    stroke = max(ss, round(w * ss * 0.025))
     ImageDraw.Draw(img).rounded_rectangle(
-        [0, 0, w * SS - 1, h * SS - 1], radius=radius, fill=fill, outline=outline, width=stroke
+        [0, 0, w * ss - 1, h * ss - 1], radius=radius, fill=fill, outline=outline, width=stroke
     )
     return img, stroke
 
@@ -159,6 +160,7 @@ def back_sprite(width: int) -> Image.Image:
 
 
 EMOJI_SIZE = 128
+EMOJI_SS = 2  # an emoji is shown about 22 pixels tall: less supersampling is plenty
 
 
 def emoji_name(card: Card | None) -> str:
@@ -175,6 +177,7 @@ def emoji_names() -> dict[str, Card | None]:
     return names
 
 
+@lru_cache(maxsize=64)
 def emoji_png(card: Card | None, fonts: Fonts) -> bytes:
     """A 128×128 PNG for an application emoji: a card with a large rank above a large suit."""
     h = EMOJI_SIZE
@@ -183,9 +186,9 @@ def emoji_png(card: Card | None, fonts: Fonts) -> bytes:
     if card is None:
         canvas.alpha_composite(back_sprite(w), ((h - w) // 2, 0))
     else:
-        img, _ = _card_base(w, h, FACE, EDGE)
+        img, _ = _card_base(w, h, FACE, EDGE, EMOJI_SS)
         colour = _colour(card)
-        big_w, big_h = w * SS, h * SS
+        big_w, big_h = w * EMOJI_SS, h * EMOJI_SS
         rank = _rank_image(fonts, card.rank.label, round(big_h * 0.36), round(big_w * 0.84),
                            colour)
         img.alpha_composite(rank, ((big_w - rank.width) // 2, round(big_h * 0.08)))
@@ -195,5 +198,5 @@ def emoji_png(card: Card | None, fonts: Fonts) -> bytes:
                   ((big_w - sw) / 2, sy, (big_w + sw) / 2, sy + sw * 1.05), colour)
         canvas.alpha_composite(img.resize((w, h), Image.Resampling.LANCZOS), ((h - w) // 2, 0))
     out = io.BytesIO()
-    canvas.save(out, "PNG", optimize=True)
+    canvas.save(out, "PNG")
     return out.getvalue()

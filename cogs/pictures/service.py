@@ -57,6 +57,11 @@ class Pictures:
         with self._lock:
             return emoji_png(card, self.fonts)
 
+    def start_warm_up(self) -> None:
+        """:meth:`warm_up` in the drawing thread, without waiting for it (pictures asked for
+        meanwhile are drawn after it)."""
+        self._drawing_executor().submit(self.warm_up)
+
     def warm_up(self) -> None:
         """Prepare the palette, fonts and card sprites, so the first real picture is fast."""
         with self._lock:
@@ -82,12 +87,15 @@ class Pictures:
             self._own_executor.shutdown(wait=False, cancel_futures=True)
             self._own_executor = None
 
+    def _drawing_executor(self) -> Executor:
+        if self._executor is not None:
+            return self._executor
+        if self._own_executor is None:
+            self._own_executor = ThreadPoolExecutor(1, thread_name_prefix="pictures")
+        return self._own_executor
+
     async def _off_loop(self, draw: Callable[[V], bytes], view: V) -> bytes | None:
-        executor = self._executor
-        if executor is None:
-            if self._own_executor is None:
-                self._own_executor = ThreadPoolExecutor(1, thread_name_prefix="pictures")
-            executor = self._own_executor
+        executor = self._drawing_executor()
         try:
             return await asyncio.get_running_loop().run_in_executor(executor, draw, view)
         except Exception:

@@ -161,7 +161,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         message = interaction.message
         if (message is not None and message.id == live.table.board_message_id
                 and not self.service.board_needs_repost(live)):
-            picture = await pictures.board_picture(self.bot, live)
+            picture = await pictures.board_picture(self.bot, live, pictures.ANSWER_BUDGET)
             payload = pictures.with_board_image(
                 render.board(live, pictured=picture.png is not None), picture)
             await interaction.response.edit_message(**payload, attachments=picture.files())

@@ -4,7 +4,10 @@ when a picture cannot be drawn (or a server turned pictures off) the messages ar
 
 from __future__ import annotations
 
+import asyncio
 import io
+import logging
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,8 +21,23 @@ from . import selection as sel
 if TYPE_CHECKING:
     from bot.app import TienLenBot
 
+log = logging.getLogger(__name__)
+
 BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
+# An interaction must be answered within 3 s: a picture for an answer gets this long, else the
+# answer goes out as text (the picture is still drawn and cached for the next time).
+ANSWER_BUDGET = 1.0
+
+
+async def _within(budget: float | None, drawing: Awaitable[bytes | None]) -> bytes | None:
+    if budget is None:
+        return await drawing
+    try:
+        return await asyncio.wait_for(drawing, budget)
+    except TimeoutError:
+        log.info("card pictures: a picture took over %.1f s; answering with text", budget)
+        return None
 
 
 class ImageSetting:
@@ -92,20 +110,22 @@ class BoardPicture:
         return [discord.File(io.BytesIO(self.png), filename=BOARD_FILE, description=self.alt)]
 
 
-async def board_picture(bot: TienLenBot, live: LiveTable) -> BoardPicture:
-    """The board picture of ``live`` (no picture: text only)."""
+async def board_picture(bot: TienLenBot, live: LiveTable, budget: float | None = None
+                        ) -> BoardPicture:
+    """The board picture of ``live`` (no picture: text only); ``budget``: at most this many
+    seconds (for an interaction's answer)."""
     view = board_view(live)
     if view is None or not await bot.image_setting.enabled(live.table.guild_id):
         return BoardPicture(None, "")
-    return BoardPicture(await bot.pictures.board(view), alt_text(view))
+    return BoardPicture(await _within(budget, bot.pictures.board(view)), alt_text(view))
 
 
-async def hand_files(bot: TienLenBot, live: LiveTable, seat: int, mask: int
-                     ) -> list[discord.File]:
+async def hand_files(bot: TienLenBot, live: LiveTable, seat: int, mask: int,
+                     budget: float | None = ANSWER_BUDGET) -> list[discord.File]:
     """The hand picture as a file to attach (empty: text only)."""
     if not await bot.image_setting.enabled(live.table.guild_id):
         return []
-    png = await bot.pictures.hand(hand_view(live, seat, mask))
+    png = await _within(budget, bot.pictures.hand(hand_view(live, seat, mask)))
     if png is None:
         return []
     return [discord.File(io.BytesIO(png), filename=HAND_FILE, description="Your hand")]

@@ -3,11 +3,19 @@ its picture, and `/tienlen settings images: off` turns both off for the server."
 
 from __future__ import annotations
 
+import asyncio
 import io
+import logging
+import time
 from typing import Any
 
 import discord
+import pytest
 from PIL import Image
+
+from cogs.pictures import HandView, Pictures
+from cogs.tienlen._pictures import _within
+from engine import parse_cards
 
 from .tablekit import board, open_hand, open_table, seat_people
 from .test_table_flow import people
@@ -60,3 +68,27 @@ async def test_images_off_gives_text_only_and_on_brings_them_back(world: Any) ->
     await ps[0].click(board(world), label="Rules")  # any board update
     hand = await open_hand(world, ps[1])
     assert [a.filename for a in hand.attachments] == ["hand.png"]
+
+
+async def test_a_slow_picture_is_skipped_for_an_answer(caplog: pytest.LogCaptureFixture) -> None:
+    """An interaction must be answered within 3 s: past its budget a picture is left out (the
+    answer goes as text) while the drawing finishes in its thread and is cached for next time."""
+
+    class Slow(Pictures):
+        def _draw_hand(self, view: HandView) -> bytes:
+            time.sleep(0.5)
+            return super()._draw_hand(view)
+
+    slow = Slow()
+    view = HandView(tuple(parse_cards("3S 4S")))
+    try:
+        with caplog.at_level(logging.INFO, "cogs.tienlen._pictures"):
+            assert await _within(0.1, slow.hand(view)) is None
+        assert "answering with text" in caplog.text
+        await asyncio.sleep(0.6)
+        assert slow.cache_info()["hand"].currsize == 1  # it was drawn all the same
+        cached = await _within(0.1, slow.hand(view))
+        assert cached is not None and cached.startswith(b"\x89PNG")
+        assert await _within(None, slow.hand(HandView(tuple(parse_cards("5S"))))) is not None
+    finally:
+        slow.close()
