@@ -18,8 +18,9 @@ from bot.card_emoji import CardEmoji, ensure_card_emoji
 from bot.settings import Settings
 from cogs.pictures import Pictures
 from cogs.tables import TableService
-from cogs.tienlen._pictures import ImageSetting
+from cogs.tienlen._pictures import ImageSetting, hand_files
 from cogs.tienlen.board import BoardPublisher
+from cogs.tienlen.hands import LiveHands
 from data import Store
 
 log = logging.getLogger(__name__)
@@ -83,10 +84,12 @@ class TienLenBot(commands.Bot):
         self.store = store
         self.sync_commands = sync_commands
         self.executor = executor
+        self.hands = LiveHands()
         self.table_service = TableService(
             store,
             BoardPublisher(self),
             default_turn_seconds=settings.DEFAULT_TURN_SECONDS,
+            default_turn_reminder=settings.DEFAULT_TURN_REMINDER,
             ai_delay=ai_delay,
             board_interval=board_interval,
             executor=executor,
@@ -97,6 +100,8 @@ class TienLenBot(commands.Bot):
         self.image_setting = ImageSetting(self)
         self.card_emoji = CardEmoji()
         self.card_emoji_task: asyncio.Task[None] | None = None
+        self.hands.emoji = lambda card: self.card_emoji.for_card(card)
+        self.hands.picture = lambda live, seat, mask: hand_files(self, live, seat, mask)
 
     async def _prepare_pictures(self) -> None:
         """Make sure the application has its card emoji. In the background: the bot serves with

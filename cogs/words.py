@@ -14,6 +14,7 @@ from cogs.tables import (
     AlreadySeated,
     BadSeatCount,
     BadStake,
+    CardsGone,
     ChannelHasTable,
     Charge,
     GameInProgress,
@@ -28,7 +29,6 @@ from cogs.tables import (
     Player,
     Results,
     ShortOfChips,
-    StaleHand,
     StoreRefused,
     TableChanged,
     TableClosed,
@@ -42,6 +42,7 @@ from cogs.tables import (
 from engine import (
     Card,
     Chopped,
+    Combo,
     Event,
     InstantWin,
     Level,
@@ -56,10 +57,14 @@ from engine import (
     classify,
     format_cards,
 )
+from engine.ai import HintWhy, Suggestion
 
 SOMETHING_WENT_WRONG = "Something went wrong; nothing was changed."
 UNKNOWN_BUTTON = "This button is not known any more."
 BOARD_MOVED = "This table's board moved to a newer message below."
+HAND_EXPIRED = ("This hand had stopped updating (Discord lets a bot update it for 15 minutes): "
+                "here it is again, up to date. Press again to act.")
+ALREADY_DONE = "Already done: this is your hand now."
 
 
 def mention(user_id: int) -> str:
@@ -192,8 +197,9 @@ def refusal(error: TableError) -> str:
             return "This game is over."
         case NoGame():
             return "No game is in progress at this table."
-        case StaleHand():
-            return "This hand is out of date — press My hand."
+        case CardsGone(cards=cards):
+            verb = "was" if len(cards) == 1 else "were"
+            return f"{format_cards(list(cards))} {verb} already played."
         case TableChanged():
             return "The table changed at the same moment; nothing was played."
         case StoreRefused():
@@ -264,10 +270,88 @@ def hand_status(live: LiveTable, seat: int, cards: Sequence[Card]) -> tuple[str,
     return text, beats
 
 
-def hint_note(*, exchange: bool, play: str | None) -> str:
-    """The note under a hand after `Hint`: the cards to give back, a play's description, or pass."""
-    if exchange:
-        return "Hint: give these back."
-    if play is None:
-        return "Hint: pass."
-    return "Hint: " + play + "."
+def _plays(n: int) -> str:
+    return f"{n} play{'s' if n != 1 else ''}"
+
+
+def _short(combo: Combo) -> str:
+    """A combination in a few words: "pair of Qs", "single 7♥", "sequence 8-9-10"."""
+    return combo.describe().split(",")[0]
+
+
+def hint_note(*, exchange: bool, suggestion: Suggestion | None = None) -> str:
+    """The one line under a hand after `Hint`: what is suggested and why."""
+    if exchange or suggestion is None:
+        return "Hint: give back these cards, the ones that fit no combination."
+    play, left, kept = suggestion.play, suggestion.plays_left, suggestion.kept
+    match suggestion.why:
+        case HintWhy.GO_OUT:
+            return "Hint: play your last cards and go out."
+        case HintWhy.LEAD_LOWEST:
+            return f"Hint: lead your lowest single; {_plays(left)} left after it."
+        case HintWhy.LEAD_PLAN if play is not None:
+            return (f"Hint: lead the {_short(play)}, the weakest part of your hand; "
+                    f"{_plays(left)} left after it.")
+        case HintWhy.CHOP if play is not None:
+            return f"Hint: chop with the {_short(play)}."
+        case HintWhy.BLOCK if play is not None:
+            cards = suggestion.opponent_cards or 1
+            return (f"Hint: beat it now with the {_short(play)}: someone has only {cards} "
+                    f"card{'s' if cards != 1 else ''} left.")
+        case HintWhy.FITS_PLAN if play is not None:
+            return (f"Hint: the {_short(play)} beats it without breaking up your hand; "
+                    f"{_plays(left)} left after it.")
+        case HintWhy.KEEP if kept is not None:
+            return (f"Hint: pass — keep your {_short(kept)} for later: passing keeps a "
+                    f"{left}-play plan.")
+        case HintWhy.KEEP_CONTROL if kept is not None:
+            return f"Hint: pass — keep your {_short(kept)} to win a trick later."
+        case HintWhy.NO_PLAY:
+            return "Hint: pass — nothing in your hand beats the table."
+        case _:
+            return "Hint: nothing to do now — wait for your turn."
+
+
+def hand_turn_line(live: LiveTable, seat: int) -> str:
+    """Whose turn it is, seen from ``seat`` ("Your turn" stands out), with the time left."""
+    game = live.game
+    assert game is not None
+    actor = game.actor
+    until = f" (ends <t:{int(live.deadline)}:R>)" if live.deadline else ""
+    if game.is_over:
+        return "**Game over** — the results are on the board."
+    if actor == seat:
+        if game.phase is Phase.EXCHANGE:
+            return f"🟢 **Your turn** — give back cards{until}"
+        lead = game.phase is Phase.PLAY and game.table is None
+        return f"🟢 **Your turn**{' — you lead' if lead else ''}{until}"
+    return f"Turn: {seat_name(live, actor)}{until}"
+
+
+def hand_table_line(live: LiveTable) -> str:
+    """The play to beat and by whom."""
+    game = live.game
+    assert game is not None
+    if game.phase is Phase.EXCHANGE:
+        return "Card exchange before play."
+    if game.table is None:
+        return "To beat: nothing — a new lead."
+    by = seat_name(live, game.last_play_seat) if game.last_play_seat is not None else "?"
+    return f"To beat: {format_cards(list(game.table.cards))} by {by}"
+
+
+def hand_counts_line(live: LiveTable) -> str:
+    """Every seat's card count, in seat order (who passed, who is out)."""
+    game = live.game
+    assert game is not None
+    parts = []
+    for i in range(len(live.seats)):
+        count = len(game.hands[i])
+        flag = " out" if count == 0 else (" passed" if i in game.passed else "")
+        parts.append(f"{seat_name(live, i)} {count}{flag}")
+    return "Cards: " + " · ".join(parts)
+
+
+def turn_reminder(user_id: int, seconds_left: int) -> str:
+    """The channel message that reminds a person of their turn (it mentions only them)."""
+    return f"{mention(user_id)}, your turn — {seconds_left} s left."

@@ -51,6 +51,8 @@ async def test_short_load_run(tmp_path: Path) -> None:
     result = await run_load(_fast(tmp_path))
     _assert_sound(result)
     assert result.board_edits > 0
+    assert result.hand_edits > 0  # the live hands follow the table
+    assert result.late_answers == 0
     assert result.cpu_seconds > 0 and result.rss_load_kb > 0
 
 

@@ -38,6 +38,9 @@ from tests.support.fake_discord import (
     StoredMessage,
 )
 
+_HAND_GONE = re.compile(
+    r"^PATCH \S*/webhooks/\d+/\S+/messages/@original -> (404 10008|401 50027)")
+
 
 class Harness:
     def __init__(self, config: LoadConfig) -> None:
@@ -51,6 +54,7 @@ class Harness:
         self.bot_up = asyncio.Event()
         self.generation = 0
         self.killed: asyncio.Future[None] | None = None
+        self._identify_mark = 0  # IDENTIFYs seen before the bot process now running was started
         self.stopping = False
         self.started_games = 0
         self.t0 = 0.0
@@ -346,8 +350,13 @@ class Harness:
 
     async def start_bot(self) -> None:
         assert self.bot is not None and self.fake is not None
-        before = self.fake.identify_count
-        await self.bot.start()
+        proc = self.bot.proc
+        if proc is None or proc.returncode is not None:
+            # Only one bot at a time: a restart cancelled half-way (the run ended while the killer
+            # was restarting) leaves a live process to wait for, not to start a second time.
+            self._identify_mark = self.fake.identify_count
+            await self.bot.start()
+        before = self._identify_mark
         deadline = time.monotonic() + 60
         while self.fake.identify_count <= before or not self.fake.connected:
             if self.bot.proc is not None and self.bot.proc.returncode is not None:
@@ -429,6 +438,7 @@ class Harness:
             harness0 = time.process_time()
             lat0 = len(fake.latencies)
             edits0 = fake.route_counts["channel_message_edit"]
+            hand_edits0 = fake.route_counts["webhook_message_edit"]
             posts0 = fake.route_counts["channel_message_create"]
             files0 = max(fake.attachment_bytes, default=0)
             log_offset = log_path.stat().st_size
@@ -482,6 +492,7 @@ class Harness:
             res.interactions = len(fake.latencies) - lat0
             res.latency = stats(fake.latencies[lat0:])
             res.board_edits = fake.route_counts["channel_message_edit"] - edits0
+            res.hand_edits = fake.route_counts["webhook_message_edit"] - hand_edits0
             res.board_posts = fake.route_counts["channel_message_create"] - posts0
             sent = [len(b) for aid, b in fake.attachment_bytes.items() if aid > files0]
             res.image_files, res.image_bytes = len(sent), sum(sent)
@@ -499,7 +510,13 @@ class Harness:
             res.loop_lag_lines = len(lags)
             res.bot_warnings = warnings
             res.errors.extend(f"bot log: {e}" for e in errors)
-            res.errors.extend(f"fake: {e}" for e in fake.errors)
+            for e in fake.errors:
+                # A hand refreshed through its token after the person dismissed it (404) or
+                # after the token's 15 minutes (401): expected, and the bot stops refreshing it.
+                if _HAND_GONE.search(e):
+                    res.hands_gone += 1
+                else:
+                    res.errors.append(f"fake: {e}")
             res.errors.extend(f"fake: unknown route {r}" for r in fake.unknown_routes)
             if res.exit_code != 0:
                 res.errors.append(f"bot exit code {res.exit_code}")

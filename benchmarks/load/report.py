@@ -23,6 +23,10 @@ class LoadResult:
     loop_lag_max_ms: float | None = None
     loop_lag_lines: int = 0
     board_edits: int = 0
+    hand_edits: int = 0
+    """Hand messages redrawn through interaction tokens (the live hands)."""
+    hands_gone: int = 0
+    """Hand refreshes answered 404 (dismissed) or 401 (token expired)."""
     board_posts: int = 0
     image_files: int = 0  # pictures uploaded with messages during the run
     image_bytes: int = 0
@@ -61,6 +65,15 @@ class LoadResult:
         return self.board_edits / self.run_seconds if self.run_seconds else 0.0
 
     @property
+    def hand_edits_per_s(self) -> float:
+        return self.hand_edits / self.run_seconds if self.run_seconds else 0.0
+
+    @property
+    def late_answers(self) -> int:
+        """Interactions answered after Discord's 3-second deadline."""
+        return int(self.latency.get("late", 0))
+
+    @property
     def rss_per_table_kb(self) -> float:
         n = self.config.tables
         return max(0, self.rss_load_kb - self.rss_base_kb) / n if n else 0.0
@@ -83,6 +96,7 @@ class LoadResult:
             and self.loop_lag_max_ms is not None
             and self.loop_lag_max_ms <= 100
             and not self.errors
+            and self.late_answers == 0
             and self.rss_per_table_kb <= 50
         )
 
@@ -104,6 +118,9 @@ class LoadResult:
             "max_ms": round(lat.get("max", 0) * 1000, 1),
             "loop_lag_max_ms": self.loop_lag_max_ms,
             "board_edits_per_s": round(self.board_edits_per_s, 1),
+            "hand_edits_per_s": round(self.hand_edits_per_s, 1),
+            "hands_gone": self.hands_gone,
+            "late_answers": self.late_answers,
             "rss_base_mb": round(self.rss_base_kb / 1024, 1),
             "rss_load_mb": round(self.rss_load_kb / 1024, 1),
             "rss_per_table_kb": round(self.rss_per_table_kb, 1),
@@ -146,10 +163,12 @@ class LoadResult:
             f"run {s['run_s']} s (wall {s['wall_s']} s)",
             f"interactions         {s['interactions']} ({s['interactions_per_s']}/s)",
             f"callback latency     p50 {s['p50_ms']} ms · p95 {s['p95_ms']} ms · "
-            f"p99 {s['p99_ms']} ms · max {s['max_ms']} ms",
+            f"p99 {s['p99_ms']} ms · max {s['max_ms']} ms · answered after 3 s: "
+            f"{s['late_answers']}",
             f"event-loop lag max   {s['loop_lag_max_ms']} ms",
             f"board edits          {s['board_edits_per_s']}/s ({self.board_edits} edits, "
-            f"{self.board_posts} posts)",
+            f"{self.board_posts} posts) · hand edits {s['hand_edits_per_s']}/s "
+            f"({self.hand_edits} edits; {self.hands_gone} to dismissed or expired hands)",
             f"bot RSS              {s['rss_base_mb']} MB idle → {s['rss_load_mb']} MB loaded: "
             f"{s['rss_per_table_kb']} KB per table",
             f"bot CPU              {s['cpu_s']} s: {s['cpu_s_per_game']} s per game; "
@@ -183,7 +202,8 @@ def stats(values: list[float]) -> dict[str, float]:
     def pct(p: float) -> float:
         return vals[min(len(vals) - 1, round(p / 100 * (len(vals) - 1)))]
 
-    return {"count": len(vals), "p50": pct(50), "p95": pct(95), "p99": pct(99), "max": vals[-1]}
+    return {"count": len(vals), "p50": pct(50), "p95": pct(95), "p99": pct(99), "max": vals[-1],
+            "late": sum(1 for v in vals if v > 3.0)}
 
 
 _LAG_RE = re.compile(r"loop lag: max ([0-9.]+) ms")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 
@@ -160,6 +161,7 @@ def back_sprite(width: int) -> Image.Image:
 
 
 EMOJI_SIZE = 128
+EMOJI_DIR = Path(__file__).with_name("assets") / "emoji"  # the 53 emoji images, pre-drawn
 EMOJI_SS = 2  # an emoji is shown about 22 pixels tall: less supersampling is plenty
 
 

@@ -19,7 +19,7 @@ from typing import TypeVar
 from engine import Card
 from engine.cards import full_deck
 
-from .cards import card_sprite, emoji_png
+from .cards import EMOJI_DIR, card_sprite, emoji_name, emoji_png
 from .fonts import Fonts
 from .model import BoardView, HandView
 from .render import BOARD_CARD_W, HAND_CARD_W, encode, palette, render_board, render_hand
@@ -53,7 +53,11 @@ class Pictures:
         return self._hand(view)
 
     def emoji_png(self, card: Card | None) -> bytes:
-        """The 128×128 emoji image of a card, or of the back for ``None``."""
+        """The 128×128 emoji image of a card, or of the back for ``None``: the file shipped in
+        ``assets/emoji/`` (drawn by :func:`~cogs.pictures.cards.emoji_png`), else drawn now."""
+        shipped = EMOJI_DIR / f"{emoji_name(card)}.png"
+        if self.fonts is Fonts.shared() and shipped.is_file():
+            return shipped.read_bytes()
         with self._lock:
             return emoji_png(card, self.fonts)
 

@@ -6,7 +6,9 @@ developers; what a player reads is written by `cogs.words.refusal`.
 
 from __future__ import annotations
 
-from engine import TienLenError
+from collections.abc import Sequence
+
+from engine import Card, TienLenError
 
 from .live import Player
 
@@ -15,6 +17,7 @@ __all__ = [
     "AlreadySeated",
     "BadSeatCount",
     "BadStake",
+    "CardsGone",
     "ChannelHasTable",
     "GameInProgress",
     "GameNotOver",
@@ -23,7 +26,6 @@ __all__ = [
     "NotHost",
     "NotSeated",
     "ShortOfChips",
-    "StaleHand",
     "StoreRefused",
     "TableChanged",
     "TableClosed",
@@ -148,8 +150,13 @@ class NoGame(TableError):
         self.over = over
 
 
-class StaleHand(TableError):
-    """The hand was drawn at an older game version (a double click, or the game moved on)."""
+class CardsGone(TableError):
+    """Selected cards the seat no longer holds (played already: by the person, the turn clock or
+    the computer holding the seat)."""
+
+    def __init__(self, cards: Sequence[Card]) -> None:
+        super().__init__("cards no longer held: " + " ".join(map(str, cards)))
+        self.cards = tuple(cards)
 
 
 class TableChanged(TableError):

@@ -172,6 +172,8 @@ class LiveTable:
     auto: list[bool] = field(default_factory=list)
     deadline: float | None = None
     deadline_version: int = -1  # the game version the deadline was armed for
+    turn_reminder: int = 10
+    """Seconds into a person's turn before they are reminded (0: never)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changes: int = 0
     board_rendered: int = -1
@@ -180,6 +182,7 @@ class LiveTable:
     ai_task: asyncio.Task[None] | None = None
     chop_task: asyncio.Task[None] | None = None
     board_task: asyncio.Task[None] | None = None
+    remind_task: asyncio.Task[None] | None = None
 
     @property
     def id(self) -> int:
@@ -213,6 +216,7 @@ class LiveTable:
             {
                 "phase": str(self.phase),
                 "max_seats": self.max_seats,
+                "turn_reminder": self.turn_reminder,
                 "results": results_to_json(self.results),
                 "previous_game_json": self.previous_game_json,
                 "previous_seats": self.previous_seats,

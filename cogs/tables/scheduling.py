@@ -25,9 +25,17 @@ MAX_TIMEOUTS = 2
 
 
 class Publisher(Protocol):
-    """What the Discord side provides: put the board of a table on screen."""
+    """What the Discord side provides: put the board of a table on screen, refresh the people's
+    hands, remind a person that it is their turn."""
 
     async def publish_board(self, live: LiveTable) -> None: ...
+
+    def table_changed(self, live: LiveTable) -> None:
+        """Something at the table changed (called after every change, under the table's lock:
+        schedule the work, do not wait for it)."""
+
+    async def remind_turn(self, live: LiveTable, seat: int, seconds_left: int) -> None:
+        """The person in ``seat`` has been on turn for the table's ``turn_reminder`` seconds."""
 
 
 def _log_task(task: asyncio.Task[Any]) -> None:
@@ -62,7 +70,8 @@ class Scheduling:
         """Cancel every timer, computer turn and pending board edit (state is in the store)."""
         tasks = []
         for live in self.tables.values():
-            for task in (live.clock_task, live.ai_task, live.chop_task, live.board_task):
+            for task in (live.clock_task, live.ai_task, live.chop_task, live.board_task,
+                         live.remind_task):
                 if task is not None and not task.done():
                     task.cancel()
                     tasks.append(task)
@@ -70,7 +79,7 @@ class Scheduling:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     def _cancel_tasks(self, live: LiveTable) -> None:
-        for name in ("clock_task", "ai_task", "chop_task"):
+        for name in ("clock_task", "ai_task", "chop_task", "remind_task"):
             task: asyncio.Task[None] | None = getattr(live, name)
             if task is not None and not task.done() and task is not asyncio.current_task():
                 task.cancel()
@@ -99,6 +108,7 @@ class Scheduling:
     def _after_change(self, live: LiveTable) -> None:
         live.changes += 1
         self.request_board(live)
+        self.publisher.table_changed(live)
         game = live.game
         if live.phase is not TablePhase.PLAYING or game is None or game.is_over:
             self._cancel_tasks(live)
@@ -122,6 +132,34 @@ class Scheduling:
         live.clock_task = self._spawn(
             self._clock(live, game.version, remaining), f"clock-{live.id}"
         )
+        self._arm_reminder(live, actor)
+
+    def _arm_reminder(self, live: LiveTable, seat: int) -> None:
+        """Remind the person on turn after the table's ``turn_reminder`` seconds (0: never), once
+        per turn; the Discord side removes the reminder when the table changes."""
+        game = live.game
+        assert game is not None and live.deadline is not None
+        if live.remind_task is not None and not live.remind_task.done():
+            live.remind_task.cancel()
+        live.remind_task = None
+        every = live.turn_reminder
+        if every <= 0 or every >= live.table.turn_seconds:
+            return
+        started = live.deadline - live.table.turn_seconds
+        wait = max(0.0, started + every - self.wall_clock())
+        live.remind_task = self._spawn(
+            self._remind(live, seat, game.version, wait), f"remind-{live.id}"
+        )
+
+    async def _remind(self, live: LiveTable, seat: int, version: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        game = live.game
+        if (game is None or game.version != version or not live.playing or game.actor != seat
+                or live.controlled_by_computer(seat) or live.deadline is None):
+            return
+        live.remind_task = None
+        left = max(0, round(live.deadline - self.wall_clock()))
+        await self.publisher.remind_turn(live, seat, left)
 
     def _offer_chops(self, live: LiveTable) -> None:
         """Computer seats may chop out of turn when the rules allow it right now."""

@@ -29,6 +29,7 @@ from .errors import (
     AlreadySeated,
     BadSeatCount,
     BadStake,
+    CardsGone,
     ChannelHasTable,
     GameInProgress,
     GameNotOver,
@@ -37,7 +38,6 @@ from .errors import (
     NotHost,
     NotSeated,
     ShortOfChips,
-    StaleHand,
     StoreRefused,
     TableChanged,
     TableClosed,
@@ -77,6 +77,7 @@ class TableService(Scheduling):
         publisher: Publisher,
         *,
         default_turn_seconds: int = 60,
+        default_turn_reminder: int = 10,
         ai_delay: float = 1.0,
         board_interval: float = 1.0,
         executor: Executor | None = None,
@@ -86,6 +87,7 @@ class TableService(Scheduling):
         self.store = store
         self.publisher = publisher
         self.default_turn_seconds = default_turn_seconds
+        self.default_turn_reminder = default_turn_reminder
         self.ai_delay = ai_delay
         self.board_interval = board_interval
         self.executor = executor
@@ -100,6 +102,7 @@ class TableService(Scheduling):
             extras = json.loads(record.state_json)
             live.phase = TablePhase(extras.get("phase", "lobby"))
             live.max_seats = int(extras.get("max_seats", 4))
+            live.turn_reminder = int(extras.get("turn_reminder", self.default_turn_reminder))
             live.results = results_from_json(extras.get("results"))
             live.previous_game_json = extras.get("previous_game_json")
             live.previous_seats = extras.get("previous_seats")
@@ -167,7 +170,10 @@ class TableService(Scheduling):
         stake: int,
         seats: int,
         turn_seconds: int | None,
+        turn_reminder: int | None = None,
     ) -> LiveTable:
+        """Open a table; ``turn_reminder``: seconds into a turn before the person on turn is
+        reminded (0: never; ``None``: the service's default)."""
         if stake < 1:
             raise BadStake(1)
         if not MIN_SEATS <= seats <= MAX_SEATS:
@@ -190,6 +196,8 @@ class TableService(Scheduling):
             raise ChannelHasTable(error.table_id) from None
         live = self._live_from_record(await self.store.get_table(table_id))
         live.max_seats = seats
+        live.turn_reminder = (self.default_turn_reminder if turn_reminder is None
+                              else max(0, turn_reminder))
         await self._save_table(live)
         self.tables[table_id] = live
         log.info("table %s opened in channel %s", table_id, channel_id)
@@ -280,6 +288,7 @@ class TableService(Scheduling):
         self.tables.pop(live.id, None)
         log.info("table %s closed (%s)", live.id, why)
         self.request_board(live)
+        self.publisher.table_changed(live)
 
     # ----------------------------------------------------------------- games
     async def start(self, live: LiveTable, user_id: int) -> None:
@@ -361,17 +370,24 @@ class TableService(Scheduling):
             raise NoGame()
         return seat
 
-    async def act(
-        self, live: LiveTable, user_id: int, version: int, cards: list[Card] | None
-    ) -> None:
+    async def act(self, live: LiveTable, user_id: int, cards: list[Card] | None) -> None:
         """Play ``cards`` (give them back during the card exchange), or pass (``None``), for a
-        person's seat at game version ``version``."""
+        person's seat, judged by the game as it is when the table's lock is taken: accepted
+        whenever the engine accepts it now (on turn, or an out-of-turn chop)."""
         async with live.lock:
             seat = self._seat_for_action(live, user_id)
             game = live.game
             assert game is not None
-            if version != game.version:
-                raise StaleHand()
+            if cards is not None:
+                left = list(game.hands[seat])
+                gone = []
+                for card in cards:
+                    if card in left:
+                        left.remove(card)
+                    else:
+                        gone.append(card)
+                if gone:
+                    raise CardsGone(gone)
             try:
                 if cards is None:
                     game.pass_turn(seat)

@@ -25,11 +25,12 @@ from cogs.tables import (
     TableService,
 )
 from engine import Level, Phase, Rules
-from engine.ai import choose_returns, hint, observe
+from engine.ai import choose_returns, observe, suggest
 
 from . import _pictures as pictures
 from . import _render as render
 from . import selection as sel
+from .hands import LiveHand
 
 if TYPE_CHECKING:
     from bot.app import TienLenBot
@@ -174,14 +175,16 @@ class TienLenCog(commands.Cog, name="TienLen"):
     @tienlen.command(name="start", description="Open a table in this channel")
     @app_commands.describe(stake="Chips per unit (at least 1)", rules="A rule preset",
                            seats="Number of seats (2-8)", turn_seconds="Seconds per turn",
-                           options="Change single rules, e.g. card_exchange=on end=first_out")
+                           options="Change single rules, e.g. card_exchange=on end=first_out",
+                           turn_reminder="Seconds into a turn before a reminder (0: none)")
     @guarded
     async def start(self, interaction: discord.Interaction[Any],
                     stake: app_commands.Range[int, 1, 1_000_000] | None = None,
                     rules: PresetName | None = None,
                     seats: app_commands.Range[int, 2, 8] = 4,
                     turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
-                    options: str | None = None) -> None:
+                    options: str | None = None,
+                    turn_reminder: app_commands.Range[int, 0, 3600] | None = None) -> None:
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
         existing = await self.service.table_in_channel(interaction.channel_id)
@@ -197,6 +200,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
             rules=parse_options(Rules.preset(preset), options),
             stake=stake or defaults.stake or 10, seats=seats,
             turn_seconds=turn_seconds or defaults.turn_seconds,
+            turn_reminder=turn_reminder if turn_reminder is not None else defaults.turn_reminder,
         )
         await interaction.response.send_message(
             f"Table #{live.id} is open: the board is below. Others join with its **Join** button.",
@@ -245,21 +249,26 @@ class TienLenCog(commands.Cog, name="TienLen"):
                        preset: PresetName | None = None,
                        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
                        turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
+                       turn_reminder: app_commands.Range[int, 0, 3600] | None = None,
                        images: Literal["on", "off"] | None = None) -> None:
         assert interaction.guild_id is not None
         if not _can_manage(interaction):
             raise Refusal("You need the Manage Server permission to change server settings.")
         store = self.bot.store
-        if preset is None and stake is None and turn_seconds is None and images is None:
+        if (preset is None and stake is None and turn_seconds is None and turn_reminder is None
+                and images is None):
             current = await store.get_guild_settings(interaction.guild_id)
         else:
             current = await store.set_guild_settings(
                 interaction.guild_id, preset=preset, stake=stake, turn_seconds=turn_seconds,
-                images=None if images is None else images == "on")
+                turn_reminder=turn_reminder, images=None if images is None else images == "on")
         self.bot.image_setting.remember(interaction.guild_id, current.images)
+        reminder = (current.turn_reminder if current.turn_reminder is not None
+                    else self.bot.settings.DEFAULT_TURN_REMINDER)
         text = (f"Server defaults — preset: **{current.preset or 'southern'}**, stake: "
                 f"**{current.stake or 10}**, turn time: "
                 f"**{current.turn_seconds or self.bot.settings.DEFAULT_TURN_SECONDS}s**, "
+                f"turn reminder: **{f'after {reminder}s' if reminder else 'off'}**, "
                 f"card pictures: **{'off' if current.images is False else 'on'}**.")
         await interaction.response.send_message(text, ephemeral=True)
 
@@ -360,12 +369,20 @@ class TienLenCog(commands.Cog, name="TienLen"):
         if not live.playing:
             raise NoGame()
         await self.service.reclaim(live, interaction.user.id)
-        payload = render.hand(live, seat, 0, emoji=self.bot.card_emoji.for_card)
-        files = await pictures.hand_files(self.bot, live, seat, 0)
-        await interaction.response.send_message(ephemeral=True, files=files, **_unheld(payload))
+        hands = self.bot.hands
+        hand = hands.get(live.id, interaction.user.id)
+        async with hand.lock:
+            payload = hands.draw(live, hand, seat)
+            files = await hands.files(live, seat, hand.mask)
+            await interaction.response.send_message(ephemeral=True, files=files, **payload)
+            hands.attach(hand, interaction)  # this message is the person's live hand now
+            hands.shown(live, hand)
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,
-                             version: int, mask: int, op: str) -> None:
+                             press: int, mask: int, op: str) -> None:
+        """A press on a hand, judged by the table as it is now. ``press``: the drawing the button
+        belongs to (a second Play or Pass on the same drawing is a double click: it is answered
+        with the current hand). A refusal is the hand redrawn with the reason."""
         kind = "card" if op[1:].isdigit() else op  # a card code would reveal the hand
         async with self.guard(interaction, f"table {table_id}: hand button {kind!r}"):
             live = await self.service.get(table_id)
@@ -373,40 +390,60 @@ class TienLenCog(commands.Cog, name="TienLen"):
             if seat is None:
                 raise NotSeated()
             game = live.game
-            if not live.playing or game is None:
+            if game is None:
                 raise NoGame(over=True)
-            note = None
-            if op == "clear":  # before the card ops: "clear" starts with "c" too
-                mask = 0
-            elif op.startswith("c") and op[1:].isdigit():
-                mask ^= 1 << int(op[1:])
-            elif op == "hint":
-                mask, note = self._hint(live, seat)
-            elif op in ("play", "pass"):
-                cards = sel.selected_cards(game.hands[seat], mask) if op == "play" else None
-                exchange = game.phase is Phase.EXCHANGE
-                await self.service.act(live, interaction.user.id, version, cards)
-                note = words.action_done(cards, exchange=exchange)
-                mask = 0
-            else:
-                raise Refusal(words.UNKNOWN_BUTTON)
-            files = await pictures.hand_files(self.bot, live, seat, mask)
-            await interaction.response.edit_message(
-                **render.hand(live, seat, mask, note, emoji=self.bot.card_emoji.for_card),
-                attachments=files)
+            hands = self.bot.hands
+            hand = hands.get(live.id, interaction.user.id)
+            async with hand.lock:
+                stale = hands.expired_note(live, hand) if hands.token_expired(hand) else None
+                note = stale
+                if op == "clear":  # before the card ops: "clear" starts with "c" too
+                    mask = 0
+                elif op.startswith("c") and op[1:].isdigit():
+                    mask ^= 1 << int(op[1:])
+                elif op == "hint":
+                    mask, note = self._hint(live, seat)
+                elif op in ("play", "pass"):
+                    if press in hand.acted:
+                        mask, note = hand.mask, words.ALREADY_DONE
+                    elif stale is None:
+                        mask, note = await self._act(live, hand, seat, press, mask, op)
+                else:
+                    raise Refusal(words.UNKNOWN_BUTTON)
+                hand.mask = mask
+                payload = hands.draw(live, hand, seat, note)
+                files = await hands.files(live, seat, hand.mask)
+                await interaction.response.edit_message(**payload, attachments=files)
+                hands.attach(hand, interaction)  # a fresh token for the same message
+                hands.shown(live, hand)
+
+    async def _act(self, live: LiveTable, hand: LiveHand, seat: int, press: int, mask: int,
+                   op: str) -> tuple[int, str]:
+        """Play or pass now; returns the selection to show and the note (a refusal's reason)."""
+        game = live.game
+        assert game is not None
+        if not live.playing:
+            return mask, words.refusal(NoGame(over=True))
+        cards = sel.chosen_cards(game.hands[seat], mask) if op == "play" else None
+        exchange = game.phase is Phase.EXCHANGE
+        try:
+            await self.service.act(live, hand.user_id, cards)
+        except TableError as error:
+            return mask, words.refusal(error)
+        hand.acted.append(press)
+        return 0, words.action_done(cards, exchange=exchange)
 
     def _hint(self, live: LiveTable, seat: int) -> tuple[int, str]:
+        """Select the computer's suggestion for this seat (from what it can see) and say why."""
         game = live.game
         assert game is not None
         hand = game.hands[seat]
         if game.phase is Phase.EXCHANGE:
             cards = choose_returns(game, seat, Level.HARD)
-            return sel.mask_for(hand, cards), words.hint_note(exchange=True, play=None)
-        combo = hint(observe(game, seat))
-        if combo is None:
-            return 0, words.hint_note(exchange=False, play=None)
-        return sel.mask_for(hand, combo.cards), words.hint_note(exchange=False,
-                                                                 play=combo.describe())
+            return sel.mask_for(hand, cards), words.hint_note(exchange=True)
+        suggestion = suggest(observe(game, seat))
+        mask = 0 if suggestion.play is None else sel.mask_for(hand, suggestion.play.cards)
+        return mask, words.hint_note(exchange=False, suggestion=suggestion)
 
 
 BoardAction = Callable[[discord.Interaction[Any], LiveTable], Awaitable[bool]]

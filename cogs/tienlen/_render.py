@@ -116,42 +116,63 @@ def ai_levels(live: LiveTable) -> discord.ui.View:
     return view
 
 
-def hand(live: LiveTable, seat: int, mask: int, note: str | None = None,
-         emoji: Callable[[Card], discord.PartialEmoji | None] | None = None) -> dict[str, Any]:
-    """kwargs for an ephemeral hand message (send or edit); ``emoji`` gives a card's button
-    emoji (none: text only)."""
+def hand_buttons(live: LiveTable, seat: int, mask: int) -> dict[str, bool]:
+    """Which of Play, Pass and Hint a press would be accepted for now (enabled exactly then)."""
+    game = live.game
+    assert game is not None
+    if not live.playing or game.is_over:
+        return {"play": False, "pass": False, "hint": False}
+    chosen = sel.chosen_cards(game.hands[seat], mask)
+    if game.phase is Phase.EXCHANGE:
+        ok = bool(chosen) and game.can_return(seat, chosen)
+        return {"play": ok, "pass": False, "hint": bool(game.pending_returns.get(seat))}
+    can_play = bool(chosen) and game.can_play(seat, chosen)
+    return {
+        "play": can_play,
+        "pass": game.can_pass(seat),
+        "hint": game.current == seat or bool(game.legal_plays(seat)),
+    }
+
+
+def hand(live: LiveTable, seat: int, mask: int, note: str | None = None, *,
+         press: int = 0, emoji: Callable[[Card], discord.PartialEmoji | None] | None = None
+         ) -> dict[str, Any]:
+    """kwargs for an ephemeral hand message (send or edit). ``press``: the hand's drawing number,
+    carried by its buttons so that a second press of the same drawing is recognised; ``emoji``
+    gives a card's button emoji (none: text only)."""
     game = live.game
     assert game is not None
     cards = game.hands[seat]
     mask = sel.clean_mask(cards, mask)
     codes = sel.hand_codes(cards)
-    line, playable = words.hand_status(live, seat, sel.selected_cards(cards, mask))
+    line, _ = words.hand_status(live, seat, sel.selected_cards(cards, mask))
+    enabled = hand_buttons(live, seat, mask)
+    over = not live.playing or game.is_over
     view = discord.ui.View(timeout=None)
-    version = game.version
     for i, (card, code) in enumerate(zip(cards, codes, strict=True)):
         chosen = bool(mask >> code & 1)
         view.add_item(
             HandButton(
-                live.id, version, mask, f"c{code}", label=str(card),
+                live.id, press, mask, f"c{code}", label=str(card), disabled=over,
                 style=discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary,
                 row=i // 5, emoji=emoji(card) if emoji is not None else None,
             )
         )
     action_row = min(4, (len(cards) + 4) // 5)
-    leading = game.table is None and game.phase is Phase.PLAY and game.current == seat
-    over = live.phase is not TablePhase.PLAYING
     for op, label, style, disabled in (
-        ("play", "Play", discord.ButtonStyle.success, not playable or over),
-        ("pass", "Pass", discord.ButtonStyle.danger,
-         leading or over or game.phase is Phase.EXCHANGE),
-        ("clear", "Clear", discord.ButtonStyle.secondary, mask == 0),
-        ("hint", "Hint", discord.ButtonStyle.secondary, over),
+        ("play", "Play", discord.ButtonStyle.success, not enabled["play"]),
+        ("pass", "Pass", discord.ButtonStyle.danger, not enabled["pass"]),
+        ("clear", "Clear", discord.ButtonStyle.secondary, mask == 0 or over),
+        ("hint", "Hint", discord.ButtonStyle.secondary, not enabled["hint"]),
     ):
-        view.add_item(HandButton(live.id, version, mask, op, label=label, style=style,
+        view.add_item(HandButton(live.id, press, mask, op, label=label, style=style,
                                  disabled=disabled, row=action_row))
     header = f"**Your hand** — table #{live.id} · {len(cards)} card{'s' if len(cards) != 1 else ''}"
-    text = "\n".join(filter(None, [header, line, note]))
-    return {"content": text, "view": view}
+    lines = [header, words.hand_turn_line(live, seat)]
+    if not over:
+        lines += [words.hand_table_line(live), words.hand_counts_line(live), line]
+    lines.append(note or "")
+    return {"content": "\n".join(filter(None, lines)), "view": view}
 
 
 def _preset_name(rules: Rules) -> str:

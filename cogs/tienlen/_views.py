@@ -1,4 +1,4 @@
-"""Persistent buttons. Every custom id carries the table id (and, on a hand, the game version and
+"""Persistent buttons. Every custom id carries the table id (and, on a hand, the drawing number and
 the selection), so a button keeps working after a restart: state lives in the store, not here."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ class TableHandlers(Protocol):
                               level: str) -> None: ...
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,
-                             version: int, mask: int, op: str) -> None: ...
+                             press: int, mask: int, op: str) -> None: ...
 
 
 def _cog(interaction: discord.Interaction[Any]) -> TableHandlers:
@@ -76,31 +76,32 @@ class AiLevelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"tl:h:(?P<table>[0-9]+):(?P<ver>[0-9]+):(?P<sel>[0-9a-f]+):(?P<op>[a-z0-9]+)"):
-    """A button on a hand: a card (`c<code>`) toggles it; play, pass, clear, hint act."""
+                 template=r"tl:h:(?P<table>[0-9]+):(?P<press>[0-9]+):(?P<sel>[0-9a-f]+):(?P<op>[a-z0-9]+)"):
+    """A button on a hand: a card (`c<code>`) toggles it; play, pass, clear, hint act. ``press``:
+    the number of the drawing the button belongs to (double clicks are recognised by it)."""
 
-    def __init__(self, table_id: int, version: int, mask: int, op: str, *, label: str = "",
+    def __init__(self, table_id: int, press: int, mask: int, op: str, *, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  disabled: bool = False, row: int | None = None,
                  emoji: discord.PartialEmoji | None = None) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label or op, style=style, disabled=disabled, row=row, emoji=emoji,
-                custom_id=f"tl:h:{table_id}:{version}:{sel.encode(mask)}:{op}",
+                custom_id=f"tl:h:{table_id}:{press}:{sel.encode(mask)}:{op}",
             )
         )
         self.table_id = table_id
-        self.version = version
+        self.press = press
         self.mask = mask
         self.op = op
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> HandButton:
-        return cls(int(match["table"]), int(match["ver"]), sel.decode(match["sel"]), match["op"])
+        return cls(int(match["table"]), int(match["press"]), sel.decode(match["sel"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_hand_button(interaction, self.table_id, self.version,
+        await _cog(interaction).on_hand_button(interaction, self.table_id, self.press,
                                                self.mask, self.op)
 
 

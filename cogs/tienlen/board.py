@@ -1,12 +1,16 @@
-"""The board publisher: puts a table's board on screen (edits it in place, or posts a new one).
+"""The board publisher: puts a table's board on screen (edits it in place, or posts a new one),
+passes "the table changed" on to the live hands, and posts and removes turn reminders.
 
 The bot builds it and hands it to the table service, which calls it (coalesced) after changes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from typing import TYPE_CHECKING
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -19,7 +23,19 @@ from . import _render as render
 if TYPE_CHECKING:
     from bot.app import TienLenBot
 
+log = logging.getLogger("cogs.tienlen.board")
+
 TOO_OLD_TO_EDIT = 30046  # Discord's error code for an edit of a message that is too old
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A standing turn reminder: a channel message that mentions the person on turn."""
+
+    channel_id: int
+    message_id: int
+    version: int
+    """The game version it was posted at: any later change removes it."""
 
 
 class BoardPublisher:
@@ -27,6 +43,57 @@ class BoardPublisher:
 
     def __init__(self, bot: TienLenBot) -> None:
         self.bot = bot
+        self.reminders: dict[int, Reminder] = {}
+        """At most one standing reminder per table."""
+        self.reminders_sent = 0
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def table_changed(self, live: LiveTable) -> None:
+        self.bot.hands.table_changed(live)
+        standing = self.reminders.get(live.id)
+        game = live.game
+        if standing is not None and (game is None or game.version != standing.version
+                                     or not live.playing or live.table.status != "open"):
+            del self.reminders[live.id]
+            self._spawn(self._delete(standing))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _delete(self, reminder: Reminder) -> None:
+        channel = self.bot.get_partial_messageable(reminder.channel_id)
+        try:
+            await channel.get_partial_message(reminder.message_id).delete()
+        except discord.NotFound:
+            pass
+        except discord.HTTPException as error:
+            log.warning("a turn reminder could not be deleted (%s)", error.status)
+
+    async def remind_turn(self, live: LiveTable, seat: int, seconds_left: int) -> None:
+        """Post a new channel message that mentions (and so notifies) only the person on turn;
+        Discord notifies nobody for a mention added by an edit, so the board cannot do this."""
+        user_id = live.seats[seat].user_id
+        game = live.game
+        if user_id is None or game is None:
+            return
+        version = game.version
+        old = self.reminders.pop(live.id, None)
+        if old is not None:
+            await self._delete(old)
+        channel = self.bot.get_partial_messageable(live.table.channel_id)
+        message = await channel.send(
+            words.turn_reminder(user_id, seconds_left),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]),
+        )
+        self.reminders_sent += 1
+        game = live.game
+        if game is None or game.version != version or not live.playing:
+            await self._delete(Reminder(channel.id, message.id, version))  # acted meanwhile
+            return
+        self.reminders[live.id] = Reminder(channel.id, message.id, version)
 
     async def publish_board(self, live: LiveTable) -> None:
         bot = self.bot

@@ -19,6 +19,12 @@ def card_code(card: Card) -> int:
     return _RANKS.index(card.rank) * 4 + _SUITS.index(card.suit)
 
 
+def card_from_code(code: int) -> Card:
+    """The card of a code (a second copy's ``code + 52`` gives the same card)."""
+    code %= 52
+    return Card(_RANKS[code // 4], _SUITS[code % 4])
+
+
 def hand_codes(hand: Sequence[Card]) -> list[int]:
     """Codes of a hand, in hand order; a second identical card gets +52."""
     seen: set[int] = set()
@@ -42,6 +48,15 @@ def to_mask(codes: Iterable[int]) -> int:
 def selected_cards(hand: Sequence[Card], mask: int) -> list[Card]:
     """The cards of `hand` whose codes are in `mask` (cards not held are ignored)."""
     return [card for card, code in zip(hand, hand_codes(hand), strict=True) if mask >> code & 1]
+
+
+def chosen_cards(hand: Sequence[Card], mask: int) -> list[Card]:
+    """Every card `mask` selects, held or not (the cards of `hand` first, in hand order)."""
+    codes = hand_codes(hand)
+    held = [card for card, code in zip(hand, codes, strict=True) if mask >> code & 1]
+    rest = mask & ~to_mask(codes)
+    gone = [card_from_code(code) for code in range(rest.bit_length()) if rest >> code & 1]
+    return held + gone
 
 
 def clean_mask(hand: Sequence[Card], mask: int) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 from engine.ai.core import Ctx, easy_choice, full_mask, hard_choice, hard_respond, normal_choice
+from engine.ai.explain import HintWhy, Suggestion, explain_hint
 from engine.ai.observation import Observation, observe
 from engine.ai.planner import S1, split_mask
 from engine.ai.search import DEFAULT_BUDGET_MS, expert_choice
@@ -26,14 +27,18 @@ from engine.level import Level
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
+    "HintWhy",
     "Level",
     "Observation",
+    "Suggestion",
     "choose",
     "choose_returns",
     "decide",
     "decide_json",
+    "explain_hint",
     "hint",
     "observe",
+    "suggest",
 ]
 
 def _ctx(obs: Observation) -> Ctx:
@@ -190,3 +195,8 @@ def choose_returns(game: Game, seat: int, level: Level | str) -> list[Card]:
 def hint(observation: Observation) -> Combo | None:
     """A good play for a human in this seat (``None``: passing is suggested)."""
     return choose(observation, Level.HARD)
+
+
+def suggest(observation: Observation) -> Suggestion:
+    """The hint with its reason (:mod:`engine.ai.explain`)."""
+    return explain_hint(observation, hint(observation))

@@ -14,7 +14,7 @@ import discord
 import pytest
 
 from cogs import words
-from cogs.tables import LiveTable, StaleHand, TablePhase
+from cogs.tables import CardsGone, LiveTable, TablePhase
 from engine import Game, Passed, Phase, Played, Rank, parse_cards
 
 from .tablekit import (
@@ -118,11 +118,8 @@ async def test_rejections_are_private_sentences(world: Any) -> None:
     seat_user = {0: ps[0], 1: ps[1]}
     hand = await open_hand(world, seat_user[other])
     before = game.to_json()
-    r = await seat_user[other].click(hand, label="Pass")
-    assert r.ephemeral
-    assert "not your turn" in r.response.content
-    assert f"waiting for <@{live.seats[turn].user_id}>" in r.response.content
-    assert game.to_json() == before
+    # Buttons are enabled exactly when a press would be accepted: not your turn, no Pass.
+    assert button(hand, "Pass").disabled and button(hand, "Hint").disabled
     # Not a combination: the line says so and Play stays disabled.
     mine = game.hands[other]
     ranks = list(type(mine[0].rank))
@@ -134,19 +131,30 @@ async def test_rejections_are_private_sentences(world: Any) -> None:
     # Pass is disabled for the leader (leading).
     lead_hand = await open_hand(world, seat_user[turn])
     assert button(lead_hand, "Pass").disabled
-    # The first play must include 3♠ (or the lowest card): the engine's sentence.
+    assert not button(lead_hand, "Hint").disabled
+    # The first play must include 3♠ (or the lowest card): the engine's sentence, Play disabled.
     must = game.first_play_must_include
     if must is not None:
-        wrong = next(c for c in game.legal_plays(turn) if must not in c.cards) if any(
-            must not in c.cards for c in game.legal_plays(turn)) else None
-        del wrong
         candidates = [c for c in game.hands[turn] if c != must]
-        r = await play(seat_user[turn], lead_hand, [candidates[0]])
-        assert r.ephemeral and "must include" in r.response.content
-        assert game.to_json() == before
+        msg = await select(seat_user[turn], lead_hand, [candidates[0]])
+        assert "must include" in msg.content and button(msg, "Play").disabled
+        msg = await select(seat_user[turn], msg, [candidates[0]])  # unselect again
+    assert game.to_json() == before
+    # A press that was possible when the hand was drawn, but is not any more: refused with the
+    # reason, the hand redrawn in the same response. The leader's older hand still offers Play
+    # after a newer hand (the live one) played.
+    leader = seat_user[turn]
+    first = lowest(game.legal_plays(turn)).cards
+    older = await select(leader, await open_hand(world, leader), first)
+    newer = await open_hand(world, leader)  # the selection is remembered
+    assert "You played" in (await leader.click(newer, label="Play")).response.content
+    after = game.to_json()
+    r = await leader.click(older, label="Play")
+    assert "already played" in r.response.content and "Your hand" in r.response.content
+    assert game.to_json() == after
 
 
-async def test_stale_hand_message_changes_nothing(world: Any) -> None:
+async def test_a_press_on_an_older_hand_is_judged_by_the_table_now(world: Any) -> None:
     _ps, by_id, live = await started(world, 2)
     game = live.game
     assert game is not None
@@ -155,25 +163,30 @@ async def test_stale_hand_message_changes_nothing(world: Any) -> None:
     person = by_id[live.seats[seat].user_id]  # type: ignore[index]
     chosen = lowest(game.legal_plays(seat)).cards
     old = await select(person, await open_hand(world, person), chosen)
-    fresh = await select(person, await open_hand(world, person), chosen)
     assert not button(old, "Play").disabled
     cleared = (await person.click(old, label="Clear")).response
     assert button(cleared, "Play").disabled
     assert button(cleared, "Clear").disabled
     old = await select(person, cleared, chosen)
+    # A newer hand is the live one (the older message is no longer redrawn); the selection is
+    # remembered for the person, so the new hand shows it too.
+    fresh = await open_hand(world, person)
+    assert not button(fresh, "Play").disabled
     r = await person.click(fresh, label="Play")
     assert "You played" in r.response.content
     version = game.version
-    stale = await person.click(old, label="Play")
-    assert stale.ephemeral and "out of date" in stale.response.content
+    gone = await person.click(old, label="Play")  # the same cards again, from the older hand
+    text = gone.response.content
+    assert "already played" in text and str(chosen[0]) in text, text
+    assert "Your hand" in text  # the hand redrawn with the reason, in the same response
     assert game.version == version
     played = [e for e in game.events if isinstance(e, Played)]
     assert len(played) == 1
 
 
-async def test_double_click_and_simultaneous_presses_apply_at_most_once(world: Any) -> None:
+async def test_simultaneous_presses_are_judged_one_after_the_other(world: Any) -> None:
     """SimCord refuses overlapping clicks, so the presses race at the service the callbacks call
-    (the wire-level version races real clicks through the loopback fake)."""
+    (the wire-level test double-clicks real buttons through the loopback fake)."""
     _ps, _, live = await started(world, 2)
     game = live.game
     assert game is not None
@@ -187,18 +200,18 @@ async def test_double_click_and_simultaneous_presses_apply_at_most_once(world: A
     cards = list(lowest(game.legal_plays(seat)).cards)
     version = game.version
     results = await asyncio.gather(
-        service.act(live, me, version, cards),
-        service.act(live, me, version, cards),  # a double click
-        service.act(live, other, version, None),  # the other player at the same moment
+        service.act(live, me, cards),
+        service.act(live, me, cards),  # the same cards again: they are gone
+        service.act(live, other, None),  # the other player passes, now on turn
         return_exceptions=True,
     )
-    assert game.version == version + 1, results
-    assert results[0] is None
-    assert isinstance(results[1], StaleHand) and isinstance(results[2], StaleHand)
-    assert "out of date" in words.refusal(results[1])
+    assert game.version == version + 2, results
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], CardsGone)
+    assert "already played" in words.refusal(results[1])
     names = [type(e).__name__ for e in game.events]
     assert names.count("Played") == 1
-    assert names.count("Passed") == 0
+    assert names.count("Passed") == 1
 
 
 async def test_hand_privacy(world: Any, caplog: pytest.LogCaptureFixture) -> None:
@@ -437,13 +450,11 @@ async def test_passed_player_and_play_that_does_not_beat(world: Any) -> None:
     hand = await select(b_user, await open_hand(world, b_user), [losing[0]])
     assert "does not beat" in hand.content
     assert button(hand, "Play").disabled
-    hand = await select(b_user, await open_hand(world, b_user), [beating[0]])
+    hand = await select(b_user, hand, [losing[0], beating[0]])  # swap the selection
     assert "beats" in hand.content
-    before = game.to_json()
-    r = await b_user.click(hand, label="Play")
-    assert r.ephemeral
-    assert "passed this trick" in r.response.content
-    assert game.to_json() == before
+    # It beats the table, but B passed this trick: the line says why, Play stays disabled.
+    assert "passed this trick" in hand.content
+    assert button(hand, "Play").disabled
 
 
 async def test_settings_need_manage_server_and_host_can_stop(world: Any) -> None:

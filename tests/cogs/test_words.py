@@ -105,7 +105,7 @@ SAMPLES: list[table_errors.TableError] = [
     table_errors.NotSeated(for_computers=True), table_errors.UnknownLevel("wizard"),
     table_errors.NotHost(), table_errors.NotHost(or_manager=True), table_errors.GameNotOver(),
     table_errors.TooFewSeats(2), table_errors.NoGame(), table_errors.NoGame(over=True),
-    table_errors.StaleHand(), table_errors.TableChanged(),
+    table_errors.CardsGone(parse_cards("7H")), table_errors.TableChanged(),
     table_errors.StoreRefused("the store is read-only"),
     table_errors.ActionRefused(NotYourTurn("not your turn"), ANN),
 ]

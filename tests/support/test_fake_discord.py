@@ -423,3 +423,35 @@ def _setter(name: str, event: asyncio.Event) -> Any:
 
     handler.__name__ = name
     return handler
+
+
+async def test_only_new_messages_with_allowed_mentions_notify(fake: FakeDiscord,
+                                                             bot: MiniBot) -> None:
+    channel = bot.get_channel(fake.channel("general").id)
+    assert isinstance(channel, discord.TextChannel)
+    alice, bob = fake.user("alice"), fake.user("bob")
+    both = f"<@{alice.id}> and <@{bob.id}>"
+    only_bob = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(bob.id)])
+    sent = await asyncio.wait_for(channel.send(both, allowed_mentions=only_bob), STEP)
+    assert [m.id for m in fake.notified(bob)] == [sent.id]
+    assert fake.notified(alice) == []  # mentioned in the text, not allowed: no notification
+    assert [u["id"] for u in fake.message(sent.id).data["mentions"]] == [str(bob.id)]
+    quiet = await asyncio.wait_for(
+        channel.send("placeholder", allowed_mentions=discord.AllowedMentions.none()), STEP)
+    await asyncio.wait_for(quiet.edit(content=both), STEP)  # an edit never notifies
+    plain = await asyncio.wait_for(channel.send(f"<@{alice.id}>"), STEP)  # no allowed_mentions
+    assert [m.id for m in fake.notified(alice)] == [plain.id]
+    assert [m.id for m in fake.notified(bob)] == [sent.id]
+
+
+async def test_interaction_tokens_expire_after_15_minutes(fake: FakeDiscord,
+                                                          bot: MiniBot) -> None:
+    ix = await fake.slash("bob", "slow", options={"word": "ha", "times": 1}, channel="tienlen")
+    await ix.response(STEP)
+    await fake.wait_until(lambda: ix.original is not None and not ix.original.loading, STEP)
+    fake.advance(16 * 60)  # the fake's clock, as seen by tokens and deadlines
+    async with aiohttp.ClientSession() as http:
+        url = f"{fake.api_base}/webhooks/{fake.application_id}/{ix.token}/messages/@original"
+        async with http.patch(url, json={"content": "too late"}) as response:
+            assert response.status == 401
+            assert (await response.json())["code"] == 50027

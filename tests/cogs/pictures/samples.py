@@ -4,7 +4,7 @@ Regenerate the goldens (after an intended change to the drawing, look at them fi
 
     .venv/bin/python -m tests.cogs.pictures.samples --goldens
 
-and the pictures in docs/ with ``--docs``.
+the pictures in docs/ with ``--docs``, and the shipped emoji images with ``--emoji``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from cogs.pictures import BoardView, HandView, Pictures, SeatView
+from cogs.pictures import BoardView, HandView, Pictures, SeatView, emoji_names
+from cogs.pictures.cards import EMOJI_DIR, emoji_png
 from engine import Suit, parse_cards
 
 GOLDENS = Path(__file__).with_name("goldens")
@@ -84,6 +85,8 @@ def render_all(pictures: Pictures) -> dict[str, bytes]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--goldens", action="store_true", help="rewrite the golden images")
+    parser.add_argument("--emoji", action="store_true",
+                        help="rewrite the shipped emoji images in cogs/pictures/assets/emoji/")
     parser.add_argument("--docs", action="store_true",
                         help="rewrite docs/board.png and docs/hand.png")
     args = parser.parse_args(argv)
@@ -94,6 +97,11 @@ def main(argv: list[str] | None = None) -> None:
         for name, data in pngs.items():
             (GOLDENS / f"{name}.png").write_bytes(data)
             print(f"{GOLDENS / name}.png  {len(data)} bytes")
+    if args.emoji:
+        EMOJI_DIR.mkdir(exist_ok=True)
+        for name, card in emoji_names().items():
+            (EMOJI_DIR / f"{name}.png").write_bytes(emoji_png(card, pictures.fonts))
+        print(f"{EMOJI_DIR}: {len(emoji_names())} emoji")
     if args.docs:
         (DOCS / "board.png").write_bytes(pngs["board_four"])
         (DOCS / "hand.png").write_bytes(pngs["hand_13"])

@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageFont
+from PIL import Image, ImageChops, ImageFont
 
 from cogs.pictures import (
     BoardView,
@@ -280,3 +280,18 @@ def test_without_freetype_the_bitmap_font_still_draws(monkeypatch: pytest.Monkey
         assert _image(pics.board_png(BOARDS[name])).size == render_mod.BOARD_SIZE
     assert fonts.fit("Phạm Quốc Bảo Long the Magnificent", 21, True, 80).startswith("Pham Q")
     assert _image(pics.hand_png(HANDS["hand_two_decks"])).width > 0
+
+
+def test_the_shipped_emoji_images_are_the_drawn_ones() -> None:
+    """`assets/emoji/` holds every emoji image, pre-drawn (regenerate with
+    ``python -m tests.cogs.pictures.samples --emoji``); they match the drawing code."""
+    from cogs.pictures.cards import EMOJI_DIR
+    from cogs.pictures.cards import emoji_png as draw_emoji
+
+    fonts = Fonts.shared()
+    for name, card in emoji_names().items():
+        shipped = Image.open(EMOJI_DIR / f"{name}.png").convert("RGBA")
+        drawn = Image.open(io.BytesIO(draw_emoji(card, fonts))).convert("RGBA")
+        assert shipped.size == drawn.size == (128, 128)
+        diff = ImageChops.difference(shipped, drawn).getextrema()
+        assert max(hi for _, hi in diff) <= 48, name

@@ -336,6 +336,9 @@ class InteractionsMixin:
             old = order.popleft()
             self.interactions.pop(old.id, None)
             self._by_token.pop(old.token, None)
+            self._expired_tokens[old.token] = None  # still answered 401 50027, not 404
+            if len(self._expired_tokens) > 100_000:
+                del self._expired_tokens[next(iter(self._expired_tokens))]
 
     def _resolve(self, handle: InteractionHandle) -> None:
         self.latencies.append(handle.latency or 0.0)
@@ -431,6 +434,8 @@ class InteractionsMixin:
         if int(p["app"]) != self.application_id:
             raise _HTTPError(404, UNKNOWN_WEBHOOK, "Unknown Webhook")
         handle = self._by_token.get(p["token"])
+        if handle is None and p["token"] in self._expired_tokens:
+            raise _HTTPError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         if handle is None:
             raise _HTTPError(404, UNKNOWN_WEBHOOK, "Unknown Webhook")
         if self._now() - handle.created_mono > self.token_ttl:

@@ -19,6 +19,7 @@ from tests.support.fake_discord.models import (
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
     FakeChannel,
+    FakeUser,
     StoredMessage,
     _dumps,
     _embed,
@@ -32,6 +33,9 @@ from tests.support.fake_discord.models import (
 
 if TYPE_CHECKING:
     from tests.support.fake_discord.interactions import InteractionHandle
+
+
+_MENTION = re.compile(r"<@!?([0-9]+)>")
 
 
 class RestMixin:
@@ -382,6 +386,8 @@ class RestMixin:
             interaction_id=interaction.id if interaction is not None else None,
         )
         self.messages[mid] = stored
+        if ephemeral_user is None and not loading:
+            self._deliver_mentions(stored, body)
         self._notify(stored)
         if ephemeral_user is None:
             event = dict(data)
@@ -424,6 +430,25 @@ class RestMixin:
             event = dict(data)
             self.dispatch("MESSAGE_UPDATE", event, intent=INTENT_GUILD_MESSAGES)
         return stored
+
+    def _deliver_mentions(self, stored: StoredMessage, body: Mapping[str, Any]) -> None:
+        """Discord notifies a mentioned user only for a NEW message (never for an edit), and only
+        as its ``allowed_mentions`` permit (absent: every user mention in the content)."""
+        ids = [int(m) for m in _MENTION.findall(stored.data.get("content") or "")]
+        allowed = body.get("allowed_mentions")
+        if allowed is not None:
+            parse = allowed.get("parse") or []
+            users = {int(u) for u in allowed.get("users") or []}
+            ids = [u for u in ids if "users" in parse or u in users]
+        ids = [u for u in dict.fromkeys(ids) if u in self.users]
+        stored.data["mentions"] = [self.users[u].payload() for u in ids]
+        for user_id in ids:
+            self.notifications[user_id].append(stored.id)
+
+    def notified(self, user: FakeUser | str | int) -> list[StoredMessage]:
+        """The messages whose creation notified ``user`` (deleted ones included)."""
+        return [self.messages[m] for m in self.notifications.get(self.user(user).id, [])
+                if m in self.messages]
 
     def _notify(self, stored: StoredMessage) -> None:
         for listener in self.message_listeners:

@@ -86,8 +86,11 @@ class FakeDiscord(FaultsMixin, GatewayMixin, InteractionsMixin, MediaMixin, Rest
         self.command_syncs: list[tuple[int | None, list[dict[str, Any]]]] = []
         self.commands_synced = asyncio.Event()
         self.messages: dict[int, StoredMessage] = {}
+        # user id -> ids of the messages whose creation notified them (see _deliver_mentions)
+        self.notifications: collections.defaultdict[int, list[int]] = collections.defaultdict(list)
         self.interactions: dict[int, InteractionHandle] = {}
         self._by_token: dict[str, InteractionHandle] = {}
+        self._expired_tokens: dict[str, None] = {}  # forgotten after expiry (bounded, oldest out)
         self._handle_order: collections.deque[InteractionHandle] = collections.deque()
         self.latencies: list[float] = []
         self.errors: list[str] = []

@@ -1,0 +1,215 @@
+"""Live hands: each seated person's most recent hand message follows the table by itself.
+
+A hand message is ephemeral, so only the interaction that showed it can change it: its token
+(valid 15 minutes) edits ``@original``. Interaction endpoints do not count against the bot's global
+rate limit. After every change at a table (the table layer calls `table_changed`) each seated
+person's most recent hand is redrawn, at most one edit in flight per hand, the latest state wins.
+
+Per hand (table, person) this module remembers, in memory: the selection, a drawing number (the
+``press`` carried by the hand's buttons) and the drawings on which an action was already applied,
+so that a double click applies once; and the interaction whose token edits the message. A token
+that expired (401, code 50027) marks the hand expired (it says so on the next press); a dismissed
+hand (404) is forgotten.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from cogs import words
+from cogs.tables import LiveTable
+from engine import Card
+
+from . import _render as render
+
+log = logging.getLogger("cogs.tienlen.hands")
+
+TOKEN_LIFETIME = 15 * 60.0
+"""Seconds an interaction token may edit its message."""
+TOKEN_MARGIN = 10.0
+"""A token this close to its end is not used any more (the next press brings a fresh one)."""
+INVALID_WEBHOOK_TOKEN = 50027
+_DRAWINGS = itertools.count(int(time.time() * 1000) % 10**11)
+"""Drawing numbers: unique in a process and, being taken from the clock, across restarts."""
+
+
+@dataclass
+class LiveHand:
+    """One person's hand at one table, as the Discord side shows it."""
+
+    table_id: int
+    user_id: int
+    mask: int = 0
+    press: int = 0
+    """The number of the latest drawing (every drawing gets a new one)."""
+    acted: deque[int] = field(default_factory=lambda: deque(maxlen=16))
+    """Drawings on which Play or Pass was applied: a second press there is a double click."""
+    note: str | None = None
+    note_changes: int = -1
+    """The table's change count the note belongs to (a later change drops it)."""
+    interaction: discord.Interaction[Any] | None = None
+    issued: float = 0.0
+    """When the interaction's token was issued (event-loop time)."""
+    expired: bool = False
+    shown_key: tuple[int, int, int] | None = None
+    """(table changes, selection, drawing) last put on screen."""
+    shown_version: int | None = None
+    """The game version of the last drawing that reached the screen."""
+    task: asyncio.Task[None] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class LiveHands:
+    """Every live hand of the bot; the Discord side of the table's "changed" signal."""
+
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
+        self.hands: dict[int, dict[int, LiveHand]] = {}
+        """Table id -> person -> hand."""
+        self._clock = clock
+        self.emoji: Callable[[Card], discord.PartialEmoji | None] | None = None
+        """A card's button emoji (none: text buttons); set by the bot."""
+        self.picture: Callable[[LiveTable, int, int], Awaitable[list[discord.File]]] | None = None
+        """The hand picture of (table, seat, selection) as files to attach; set by the bot."""
+        self.edits = 0
+        """Hand edits sent (refreshes through tokens)."""
+        self.expired_count = 0
+        self.dismissed_count = 0
+
+    def now(self) -> float:
+        return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
+
+    def get(self, table_id: int, user_id: int) -> LiveHand:
+        table = self.hands.setdefault(table_id, {})
+        hand = table.get(user_id)
+        if hand is None:
+            hand = table[user_id] = LiveHand(table_id, user_id)
+        return hand
+
+    def drop_table(self, table_id: int) -> None:
+        for hand in self.hands.pop(table_id, {}).values():
+            if hand.task is not None and not hand.task.done():
+                hand.task.cancel()
+
+    # ----------------------------------------------------------------- drawing
+    def draw(self, live: LiveTable, hand: LiveHand, seat: int,
+             note: str | None = None) -> dict[str, Any]:
+        """The hand as it is now (a new drawing number); ``note`` stays until the table changes."""
+        from . import selection as sel
+
+        if note is not None:
+            hand.note, hand.note_changes = note, live.changes
+        elif hand.note_changes != live.changes:
+            hand.note = None
+        game = live.game
+        assert game is not None
+        hand.mask = sel.clean_mask(game.hands[seat], hand.mask)
+        hand.press = next(_DRAWINGS)
+        hand.shown_key = (live.changes, hand.mask, hand.press)
+        payload = render.hand(live, seat, hand.mask, hand.note, press=hand.press,
+                              emoji=self.emoji)
+        # Every button is a dynamic item, dispatched from its custom id: a stopped view is sent
+        # as components but never kept by discord.py (no timer, no memory per drawing).
+        payload["view"].stop()
+        return payload
+
+    async def files(self, live: LiveTable, seat: int, mask: int) -> list[discord.File]:
+        """The hand picture to attach with a drawing (none without the picture hook)."""
+        if self.picture is None:
+            return []
+        return await self.picture(live, seat, mask)
+
+    def attach(self, hand: LiveHand, interaction: discord.Interaction[Any]) -> None:
+        """``interaction`` showed this hand: its token edits the message from now on."""
+        hand.interaction = interaction
+        hand.issued = self.now()
+        hand.expired = False
+
+    def shown(self, live: LiveTable, hand: LiveHand) -> None:
+        """The drawing just answered reached the screen. An edit in flight may land after it
+        with an older drawing: draw again when it is done."""
+        hand.shown_version = live.game.version if live.game is not None else None
+        if hand.task is not None and not hand.task.done():
+            hand.shown_key = None
+
+    def token_expired(self, hand: LiveHand) -> bool:
+        if hand.expired:
+            return True
+        if hand.interaction is not None and (
+                self.now() - hand.issued > TOKEN_LIFETIME - TOKEN_MARGIN):
+            hand.expired = True
+            hand.interaction = None
+            self.expired_count += 1
+        return hand.expired
+
+    # ----------------------------------------------------------------- refreshing
+    def table_changed(self, live: LiveTable) -> None:
+        """Redraw every seated person's most recent hand at this table (coalesced)."""
+        if live.table.status != "open":
+            self.drop_table(live.id)
+            return
+        table = self.hands.get(live.id, {})
+        for user_id, hand in list(table.items()):
+            if live.seat_of(user_id) is None:  # left the table
+                del table[user_id]
+                continue
+            if hand.interaction is None:
+                continue
+            if hand.task is None or hand.task.done():
+                hand.task = asyncio.get_running_loop().create_task(
+                    self._refresh(live, hand), name=f"hand-{live.id}-{user_id}")
+
+    async def _refresh(self, live: LiveTable, hand: LiveHand) -> None:
+        """Edit the hand until it shows the table's latest state (one edit in flight)."""
+        while True:
+            await asyncio.sleep(0)  # let the change's own response (a press) go first
+            seat = live.seat_of(hand.user_id)
+            if seat is None or live.game is None or hand.interaction is None:
+                return
+            if self.token_expired(hand):
+                return
+            if hand.shown_key is not None and hand.shown_key[:2] == (live.changes, hand.mask):
+                return
+            interaction = hand.interaction
+            payload = self.draw(live, hand, seat)
+            version = live.game.version
+            try:
+                files = await self.files(live, seat, hand.mask)
+                await interaction.edit_original_response(**payload, attachments=files)
+            except discord.NotFound:  # the person dismissed the message
+                if hand.interaction is interaction:
+                    hand.interaction = None
+                    self.dismissed_count += 1
+                return
+            except discord.HTTPException as error:
+                if error.status == 401 or error.code == INVALID_WEBHOOK_TOKEN:
+                    if hand.interaction is interaction:
+                        hand.interaction = None
+                        hand.expired = True
+                        self.expired_count += 1
+                    return
+                log.warning("table %s: a hand edit failed (%s)", live.id, error.status)
+                hand.shown_key = None
+                return
+            self.edits += 1
+            hand.shown_version = version
+            if hand.interaction is not interaction:
+                hand.shown_key = None  # a press took over meanwhile: make sure it is current
+
+    def expired_note(self, live: LiveTable, hand: LiveHand) -> str | None:
+        """For a press on a hand whose token had expired: the note to show, when the picture the
+        person saw is older than the game (their press is then not applied)."""
+        if not hand.expired:
+            return None
+        game = live.game
+        if game is not None and hand.shown_version == game.version:
+            return None
+        return words.HAND_EXPIRED

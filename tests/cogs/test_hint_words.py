@@ -1,0 +1,25 @@
+"""The Hint button's line: every reason of the engine worded in one short line."""
+
+from __future__ import annotations
+
+from cogs import words
+from engine.ai import HintWhy, Suggestion
+from tests.engine.test_hint_reasons import _self_play
+
+
+def test_every_reason_is_worded_in_one_short_line() -> None:
+    lines: dict[HintWhy, str] = {}
+    for seed in range(6):
+        for s, _game, _seat in _self_play(seed):
+            line = words.hint_note(exchange=False, suggestion=s)
+            assert "\n" not in line and len(line) <= 120, line
+            assert line.startswith("Hint: ")
+            lines.setdefault(s.why, line)
+            if s.why is HintWhy.KEEP:
+                assert s.kept is not None
+                assert f"keep your {s.kept.describe().split(',')[0]} for later" in line
+                assert f"{s.plays_left}-play plan" in line
+            if s.play is None:
+                assert "pass" in line
+    assert len(set(lines.values())) == len(lines)  # each reason reads differently
+    assert words.hint_note(exchange=False, suggestion=Suggestion(None, HintWhy.NOT_NOW))
