@@ -372,8 +372,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
         hands = self.bot.hands
         hand = hands.get(live.id, interaction.user.id)
         async with hand.lock:
+            files = await hands.files(live, seat, hand.mask)  # first: nothing waits after draw
             payload = hands.draw(live, hand, seat)
-            files = await hands.files(live, seat, hand.mask)
             await interaction.response.send_message(ephemeral=True, files=files, **payload)
             hands.attach(hand, interaction)  # this message is the person's live hand now
             hands.shown(live, hand)
@@ -411,8 +411,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 else:
                     raise Refusal(words.UNKNOWN_BUTTON)
                 hand.mask = mask
+                files = await hands.files(live, seat, hand.mask)  # first: nothing waits after draw
                 payload = hands.draw(live, hand, seat, note)
-                files = await hands.files(live, seat, hand.mask)
                 await interaction.response.edit_message(**payload, attachments=files)
                 hands.attach(hand, interaction)  # a fresh token for the same message
                 hands.shown(live, hand)

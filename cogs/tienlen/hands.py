@@ -179,10 +179,12 @@ class LiveHands:
             if hand.shown_key is not None and hand.shown_key[:2] == (live.changes, hand.mask):
                 return
             interaction = hand.interaction
+            files = await self.files(live, seat, hand.mask)
+            if live.game is None or hand.interaction is not interaction:
+                return
             payload = self.draw(live, hand, seat)
             version = live.game.version
             try:
-                files = await self.files(live, seat, hand.mask)
                 await interaction.edit_original_response(**payload, attachments=files)
             except discord.NotFound:  # the person dismissed the message
                 if hand.interaction is interaction:
