@@ -142,6 +142,8 @@ class TienLenBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.card_emoji_task
             self.card_emoji_task = None
+        for table_id in list(self.hands.hands):  # no hand refresh races the shutdown
+            self.hands.drop_table(table_id)
         await self.table_service.shutdown()
         await super().close()
         self.pictures.close()
