@@ -180,7 +180,8 @@ class LiveHands:
                 return
             interaction = hand.interaction
             files = await self.files(live, seat, hand.mask)
-            if live.game is None or hand.interaction is not interaction:
+            if (live.game is None or hand.interaction is not interaction
+                    or self.token_expired(hand)):  # the picture took a moment: look again
                 return
             payload = self.draw(live, hand, seat)
             version = live.game.version
