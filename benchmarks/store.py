@@ -1,8 +1,11 @@
-"""Throughput of the store on a file database: ``python -m benchmarks.store``.
+"""Throughput of the store: ``python -m benchmarks.store [--database URL]``.
 
 Prints game saves per second (one optimistic-version UPDATE, one durable commit each) and
-settlements per second (a four-seat game: ledger rows, balances, results, stats, one commit).
-Runs sequentially and with many coroutines at once, in a fresh temporary directory.
+settlements per second (a four-seat game: ledger rows, balances, results, stats, one commit),
+one at a time and with many coroutines at once, next to a baseline: plain single-row durable
+commits on the same database. Without ``--database`` it uses a fresh SQLite file in a temporary
+directory; with a ``postgresql://`` URL it uses that database, which must be empty (the run
+writes test games into it). Ends with the store checks on what it wrote.
 """
 
 from __future__ import annotations
@@ -11,21 +14,29 @@ import argparse
 import asyncio
 import json
 import sqlite3
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from data.check import check_path
-from data.models import Seat, SeatResult, Transfer
+import asyncpg
+
+from data.audit import check_url_async
+from data.db import DatabaseURL
+from data.errors import StoreError
+from data.models import ChipTransfer, Seat, SeatResult
 from data.store import Store
 
 GUILD = 1
 STATE = json.dumps({"hands": [[i, i + 13, i + 26] for i in range(13)], "turn": 0})
 
 
-def _baseline(directory: Path, count: int = 2000) -> float:
+def _sqlite_baseline(directory: Path, count: int = 2000) -> float:
     """Durable single-row commits per second with plain sqlite3 (WAL, FULL) on the same disk."""
-    db = sqlite3.connect(directory / "baseline.sqlite3", isolation_level=None)
+    path = directory / "tienlen-bench-baseline.sqlite3"
+    for leftover in directory.glob(path.name + "*"):
+        leftover.unlink()
+    db = sqlite3.connect(path, isolation_level=None)
     try:
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")
@@ -37,16 +48,49 @@ def _baseline(directory: Path, count: int = 2000) -> float:
         return count / (time.perf_counter() - start)
     finally:
         db.close()
+        for leftover in directory.glob(path.name + "*"):
+            leftover.unlink()
 
 
-async def _bench(directory: Path, games: int, saves: int) -> list[str]:
-    path = directory / "bench.sqlite3"
-    store = await Store.open(path, starting_chips=10**9)
-    lines = [
-        f"database: {path} (WAL, synchronous=FULL)",
-        f"baseline, plain sqlite3 single-row commits: {_baseline(directory):7.0f}/s",
-    ]
+async def _postgres_baseline(url: DatabaseURL, count: int = 2000) -> float:
+    """Durable single-row commits per second with plain asyncpg on the same server (a real
+    table, since a temporary one skips the write-ahead log; dropped afterwards)."""
+    con = await asyncpg.connect(url.target)
     try:
+        await con.execute("CREATE TABLE bench_baseline (id INTEGER PRIMARY KEY, v INTEGER)")
+        try:
+            await con.execute("INSERT INTO bench_baseline VALUES (1, 0)")
+            start = time.perf_counter()
+            for i in range(count):
+                await con.execute("UPDATE bench_baseline SET v = $1 WHERE id = 1", i)
+            return count / (time.perf_counter() - start)
+        finally:
+            await con.execute("DROP TABLE bench_baseline")
+    finally:
+        await con.close()
+
+
+async def _is_empty(store: Store) -> bool:
+    async with store.database.read() as conn:
+        row = await conn.one("SELECT (SELECT COUNT(*) FROM players) + (SELECT COUNT(*) FROM games)")
+    return int(row[0]) == 0
+
+
+async def _bench(url: DatabaseURL, games: int, saves: int, here: Path | None) -> list[str]:
+    """`here`: a directory on the SQLite file's disk, for the baseline."""
+    store = await Store.open(url, starting_chips=10**9)
+    lines = [f"database: {url}"]
+    try:
+        if not await _is_empty(store):
+            raise StoreError("The benchmark writes test games: give it an empty database.")
+        if store.dialect == "sqlite":
+            lines[0] += " (WAL, synchronous=FULL)"
+            assert here is not None
+            base = _sqlite_baseline(here)
+            lines.append(f"baseline, plain sqlite3 single-row commits: {base:7.0f}/s")
+        else:
+            base = await _postgres_baseline(url)
+            lines.append(f"baseline, plain asyncpg single-row commits: {base:7.0f}/s")
         users = [1, 2, 3, 4]
         seats = [Seat(f"u{u}", user_id=u) for u in users]
         ids = []
@@ -75,7 +119,7 @@ async def _bench(directory: Path, games: int, saves: int) -> list[str]:
         elapsed = time.perf_counter() - start
         lines.append(f"game saves (50 tables):  {per_game * 50 / elapsed:7.0f}/s")
 
-        transfers = [Transfer(3, 0, 2, "place"), Transfer(2, 1, 1, "place")]
+        transfers = [ChipTransfer(3, 0, 2, "place"), ChipTransfer(2, 1, 1, "place")]
         results = [SeatResult(i, i + 1) for i in range(4)]
         half = len(ids) // 2
         start = time.perf_counter()
@@ -91,7 +135,7 @@ async def _bench(directory: Path, games: int, saves: int) -> list[str]:
         lines.append(f"settlements (concurrent): {len(rest) / elapsed:6.0f}/s")
     finally:
         await store.close()
-    report = check_path(path)
+    report = await check_url_async(url)
     lines.append("data.check: " + ("OK" if report.ok else f"{len(report.faults)} faults"))
     return lines
 
@@ -99,16 +143,41 @@ async def _bench(directory: Path, games: int, saves: int) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.store",
-        description="Time the SQLite store in a fresh temporary directory: game saves and "
-        "settlements per second, one at a time and many coroutines at once.",
+        description="Time the store on SQLite or PostgreSQL: game saves and settlements per "
+        "second, one at a time and many coroutines at once, next to plain single-row commits "
+        "on the same database.",
     )
-    parser.add_argument("--games", type=int, default=2000,
-                        help="games to start and settle (at least 60; default 2000)")
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="an empty store to write into: sqlite:///file.sqlite3 or "
+        "postgresql://user:password@host:port/database (default: a fresh SQLite file in a "
+        "temporary directory)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=2000,
+        help="games to start and settle (at least 60; default 2000)",
+    )
     parser.add_argument("--saves", type=int, default=5000, help="game saves to time (default 5000)")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="tienlen-bench-") as tmp:
-        for line in asyncio.run(_bench(Path(tmp), max(args.games, 60), args.saves)):
-            print(line)
+    games = max(args.games, 60)
+    try:
+        if args.database is None:
+            with tempfile.TemporaryDirectory(prefix="tienlen-bench-") as tmp:
+                url = DatabaseURL.parse(Path(tmp) / "bench.sqlite3")
+                lines = asyncio.run(_bench(url, games, args.saves, Path(tmp)))
+        else:
+            url = DatabaseURL.parse(args.database)
+            here = Path(url.target).resolve().parent if url.dialect == "sqlite" else None
+            lines = asyncio.run(_bench(url, games, args.saves, here))
+    except (StoreError, OSError, asyncpg.PostgresError) as exc:
+        print(f"benchmark not run: {exc}", file=sys.stderr)
+        return 2
+    for line in lines:
+        print(line)
     return 0
 
 

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.card_emoji import CardEmoji, ensure_card_emoji
 from bot.settings import Settings
+from cogs import guard
 from cogs.pictures import Pictures
 from cogs.tables import TableService
 from cogs.tienlen._pictures import ImageSetting, hand_files
@@ -78,6 +79,7 @@ class TienLenBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=guard.GuardedTree,
             **options,
         )
         self.settings = settings
@@ -96,12 +98,25 @@ class TienLenBot(commands.Bot):
             seed=seed,
         )
         self._lag_task: asyncio.Task[None] | None = None
+        self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         self.pictures = Pictures()
         self.image_setting = ImageSetting(self)
         self.card_emoji = CardEmoji()
         self.card_emoji_task: asyncio.Task[None] | None = None
         self.hands.emoji = lambda card: self.card_emoji.for_card(card)
         self.hands.picture = lambda live, seat, mask: hand_files(self, live, seat, mask)
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self.dynamic_items.extend(items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        self.dynamic_items = [i for i in self.dynamic_items if i not in items]
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A press no button of the bot claims (a forged or outdated custom id) is answered."""
+        await guard.answer_unclaimed(interaction, self.dynamic_items)
 
     async def _prepare_pictures(self) -> None:
         """Make sure the application has its card emoji. In the background: the bot serves with

@@ -24,11 +24,12 @@ async def run_bot(settings: Settings) -> int:
     silence_voice_warnings()
     point_at(settings.DISCORD_API_BASE_URL, settings.DISCORD_GATEWAY_URL)
     store = await Store.open(
-        settings.DATABASE_PATH,
+        settings.database_url,
         starting_chips=settings.STARTING_CHIPS,
         daily_chips=settings.DAILY_CHIPS,
+        pool_size=settings.DATABASE_POOL_SIZE,
     )
-    log.info("store open at %s", settings.DATABASE_PATH)
+    log.info("store open at %s", store.url.redacted())
     executor = ProcessPoolExecutor(max_workers=1)  # expert players search off the event loop
     bot = TienLenBot(
         settings,

@@ -26,6 +26,8 @@ class Settings(BaseSettings):
 
     DISCORD_TOKEN: SecretStr
     DATABASE_PATH: Path = Path("tienlen.sqlite3")
+    DATABASE_URL: str | None = None
+    DATABASE_POOL_SIZE: int = Field(default=10, ge=1, le=200)
     DISCORD_API_BASE_URL: str = DISCORD_API_BASE
     DISCORD_GATEWAY_URL: str = DISCORD_GATEWAY
     DEV_GUILD_ID: int | None = None
@@ -65,10 +67,30 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("DEV_GUILD_ID", mode="before")
+    @field_validator("DEV_GUILD_ID", "DATABASE_URL", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("DATABASE_URL")
+    @classmethod
+    def _database_url(cls, value: str | None) -> str | None:
+        if value is not None:
+            from data.db import DatabaseURL
+            from data.errors import InvalidInput
+
+            try:
+                DatabaseURL.parse(value)
+            except InvalidInput:  # the message repeats no part of the URL (a password)
+                raise ValueError(
+                    "must be sqlite:///path or postgresql://user:password@host:port/database"
+                ) from None
+        return value
+
+    @property
+    def database_url(self) -> str:
+        """Where the store lives: DATABASE_URL, else the SQLite file DATABASE_PATH names."""
+        return self.DATABASE_URL or f"sqlite:///{self.DATABASE_PATH}"
 
 
 class SettingsError(Exception):

@@ -1,11 +1,13 @@
-"""Persistence: chips, the ledger, tables, games, results and stats in SQLite."""
+"""Persistence: chips, the ledger, tables, games, results and stats, in SQLite or PostgreSQL."""
 
 from data.errors import (
     AlreadyClaimed,
+    DatabaseUnavailable,
     InsufficientChips,
     InvalidInput,
     MigrationError,
     NotFound,
+    NotOwned,
     StaleVersion,
     StoreError,
     TableExists,
@@ -14,6 +16,7 @@ from data.errors import (
     WrongStatus,
 )
 from data.models import (
+    ChipTransfer,
     DailyClaim,
     GameRecord,
     GuildSettings,
@@ -24,15 +27,17 @@ from data.models import (
     Seat,
     SeatResult,
     Settled,
+    Shards,
     TableRecord,
-    Transfer,
     TransferLike,
 )
 from data.store import Store
 
 __all__ = [
     "AlreadyClaimed",
+    "ChipTransfer",
     "DailyClaim",
+    "DatabaseUnavailable",
     "GameRecord",
     "GuildSettings",
     "InsufficientChips",
@@ -41,17 +46,18 @@ __all__ = [
     "LeaderboardPage",
     "MigrationError",
     "NotFound",
+    "NotOwned",
     "PlayerStats",
     "ResultRow",
     "Seat",
     "SeatResult",
     "Settled",
+    "Shards",
     "StaleVersion",
     "Store",
     "StoreError",
     "TableExists",
     "TableRecord",
-    "Transfer",
     "TransferLike",
     "UnknownGame",
     "UnknownTable",

@@ -55,6 +55,19 @@ class WrongStatus(StoreError):
     """The game or table is not in a state that allows the operation."""
 
 
+class NotOwned(StoreError):
+    """The table or game belongs to a server on a shard that this process does not run."""
+
+    def __init__(self, what: str, guild_id: int, shards: object) -> None:
+        ids = sorted(getattr(shards, "ids", ()))
+        count = getattr(shards, "count", 1)
+        super().__init__(
+            f"{what} belongs to server {guild_id}, on shard {(guild_id >> 22) % count} of "
+            f"{count}; this process runs shards {ids} and leaves it to its owner."
+        )
+        self.guild_id = guild_id
+
+
 class InsufficientChips(StoreError):
     def __init__(self, user_id: int, chips: int, needed: int) -> None:
         super().__init__(f"<@{user_id}> holds {chips} chips, fewer than the {needed} needed.")
@@ -76,3 +89,7 @@ class AlreadyClaimed(StoreError):
 
 class MigrationError(StoreError):
     """The database's schema cannot be brought to this program's version."""
+
+
+class DatabaseUnavailable(StoreError):
+    """The database server cannot be reached or refuses the connection."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -12,6 +12,7 @@ from data.errors import InvalidInput
 TableStatus = Literal["open", "closed"]
 GameStatus = Literal["lobby", "playing", "finished", "cancelled"]
 LeaderboardKey = Literal["chips", "wins", "winrate"]
+LeaderboardScope = Literal["server", "global"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +101,35 @@ class GameRecord:
     finished_at: datetime | None
 
 
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The shards a bot process runs: `ids` out of `count` (Discord's sharding)."""
+
+    ids: frozenset[int]
+    count: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.count, int) or isinstance(self.count, bool) or self.count < 1:
+            raise InvalidInput(f"The shard count must be at least 1, not {self.count!r}.")
+        if not self.ids:
+            raise InvalidInput("A process runs at least one shard.")
+        bad = sorted(i for i in self.ids if not 0 <= i < self.count)
+        if bad:
+            raise InvalidInput(f"Shard ids {bad} are outside 0..{self.count - 1}.")
+
+    @classmethod
+    def of(cls, ids: Iterable[int], count: int) -> Shards:
+        return cls(frozenset(ids), count)
+
+    @staticmethod
+    def shard_of(guild_id: int, count: int) -> int:
+        """The shard that carries a guild's events: (guild_id >> 22) % count."""
+        return (guild_id >> 22) % count
+
+    def owns(self, guild_id: int) -> bool:
+        return self.shard_of(guild_id, self.count) in self.ids
+
+
 class TransferLike(Protocol):
     """What `settle_game` reads from a transfer; `engine.Transfer` fits."""
 
@@ -114,8 +144,11 @@ class TransferLike(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class Transfer:
-    """A chip movement between two seats of one game (`paid` chips from payer to payee)."""
+class ChipTransfer:
+    """A chip movement between two seats of one game (`paid` chips from payer to payee).
+
+    The store's own record of what `engine.Transfer` describes; either fits `settle_game`.
+    """
 
     payer: int
     payee: int
@@ -180,11 +213,16 @@ class PlayerStats:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardEntry:
+    """One ranked player. On the server board `chips` is what they hold there; on the global
+    board it is what they hold across every server. `net_chips` is chips won minus chips lost
+    in games (what the global "chips" board ranks, since chips are per server)."""
+
     rank: int
     user_id: int
     chips: int
     games: int
     wins: int
+    net_chips: int = 0
 
     @property
     def win_rate(self) -> float | None:
@@ -198,6 +236,7 @@ class LeaderboardPage:
     pages: int
     total: int
     entries: tuple[LeaderboardEntry, ...]
+    scope: LeaderboardScope = "server"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,40 +1,42 @@
-"""The bot's SQLite store: chips, the ledger, tables, games, results, stats, settings.
+"""The bot's store: chips, the ledger, tables, games, results, stats, settings.
 
-One aiosqlite connection per process, in WAL mode with ``synchronous=FULL``: every commit is
-fsynced before it returns, so a settlement that was reported is never lost, even to a power cut
-(``NORMAL`` in WAL mode may drop the last commits on power loss; the bench shows FULL is fast
-enough). Every operation runs under one ``asyncio.Lock``: coroutines share the connection, and
-without the lock one coroutine could read another's uncommitted transaction. Writes run inside
-``BEGIN IMMEDIATE … COMMIT`` and roll back on any exception, so nothing half-written remains.
+One API over two backends (see `data.db`): SQLite, the embedded default for one bot process,
+and PostgreSQL, which several bot processes share. The SQL below is written once, in what both
+dialects understand; the rare difference (row locks) comes from the connection.
+
+Durability: SQLite runs in WAL mode with ``synchronous=FULL``, every commit fsynced before it
+returns, so a settlement that was reported is never lost, even to a power cut; PostgreSQL's
+commits are durable by default. Every write runs in one transaction that rolls back on any
+exception (cancellation included), so nothing half-written remains.
 
 Money moves in single conditional statements (``UPDATE players SET chips = chips + ? WHERE …
-AND chips + ? >= 0``), each with its ledger row in the same transaction; ``players.chips`` always
-equals the sum of the player's ``chip_ledger`` rows (a new player's starting chips are a
-``grant`` row). A game settles once: ``status`` moves from ``playing`` to ``finished`` in the
-settling transaction, and a second call returns what the first booked.
+AND chips + ? >= 0``, and ``CHECK (chips >= 0)`` behind them), each with its ledger row in the
+same transaction; ``players.chips`` always equals the sum of the player's ``chip_ledger`` rows (a
+new player's starting chips are a ``grant`` row), and the database refuses to change or delete a
+ledger row. A game settles once: its row is locked, ``status`` moves from ``playing`` to
+``finished`` in the settling transaction, and a second call, even from another process, returns
+what the first booked. Tables and games carry versions: a write names the version it read and
+loses (StaleVersion) if someone saved a newer one first.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
-import re
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
-from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
-import aiosqlite
-
+from data.db import Conn, Database, DatabaseURL, Dialect, Row, open_database
+from data.db import migrations as _dialect_migrations
 from data.errors import (
     AlreadyClaimed,
     InsufficientChips,
     InvalidInput,
-    MigrationError,
+    NotOwned,
     StaleVersion,
     TableExists,
     UnknownGame,
@@ -49,22 +51,24 @@ from data.models import (
     LeaderboardEntry,
     LeaderboardKey,
     LeaderboardPage,
+    LeaderboardScope,
     PlayerStats,
     ResultRow,
     Seat,
     SeatLike,
     SeatResult,
     Settled,
+    Shards,
     TableRecord,
     TableStatus,
     TransferLike,
 )
+from engine import Rules
 
 DAILY_INTERVAL = timedelta(hours=24)
 PAGE_SIZE = 10
 WINRATE_MIN_GAMES = 10
 LEADERBOARD_KEYS: tuple[LeaderboardKey, ...] = ("chips", "wins", "winrate")
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 Clock = Callable[[], datetime]
 #: seat -> chips held, None for a computer player (who holds no chips)
@@ -132,35 +136,26 @@ def _seats_from_json(text: str) -> tuple[Seat, ...]:
     return tuple(Seat.coerce(s) for s in json.loads(text))
 
 
-def migrations() -> list[tuple[int, str, str]]:
-    """The packaged migrations as (version, file name, SQL), numbered 1, 2, 3 … without gaps."""
-    found: list[tuple[int, str, str]] = []
-    for entry in resources.files("data").joinpath("migrations").iterdir():
-        match = _MIGRATION_NAME.match(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.name, entry.read_text("utf-8")))
-    found.sort()
-    for expected, (version, name, _) in enumerate(found, start=1):
-        if version != expected:
-            raise MigrationError(
-                f"Migration {name} is out of sequence: expected number {expected}."
-            )
-    return found
+def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
+    """The packaged migrations of a dialect as (version, file name, SQL), numbered 1, 2, 3 …"""
+    return _dialect_migrations(dialect)
 
 
 class Store:
-    """Async access to the database. Create with ``await Store.open(path)``."""
+    """Async access to the database. Create with ``await Store.open(url_or_path)``."""
 
     def __init__(
         self,
-        db: aiosqlite.Connection,
+        db: Database,
         *,
         starting_chips: int,
         daily_chips: int,
         clock: Clock,
+        shards: Shards | None = None,
     ) -> None:
         self._db = db
-        self._lock = asyncio.Lock()
+        #: the shards this process runs; None: all (one process)
+        self.shards = shards
         self.starting_chips = starting_chips
         self.daily_chips = daily_chips
         self._clock = clock
@@ -172,36 +167,50 @@ class Store:
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        url: str | Path | DatabaseURL,
         *,
         starting_chips: int = 1000,
         daily_chips: int = 200,
         clock: Clock = _utcnow,
         migrate_to: int | None = None,
         busy_timeout_ms: int = 10_000,
+        pool_size: int = 10,
+        shards: Shards | None = None,
     ) -> Store:
-        """Open (creating if needed) the database at `path` and bring its schema up to date.
+        """Open the database at `url` and bring its schema up to date.
 
-        `migrate_to` stops at an older schema version; only tests use it.
+        `url` is ``sqlite:///path`` or a plain file path (created if needed), or
+        ``postgresql://user:password@host:port/database`` (an existing database; its tables
+        are created). `pool_size` caps PostgreSQL's connections; `busy_timeout_ms` is how long
+        SQLite waits for another process's write. `migrate_to` stops at an older schema
+        version; only tests use it. `shards` (the shards this process runs) makes the store
+        refuse to change the tables and games of servers on other shards (NotOwned): several
+        processes share one database, and each acts only on its own servers.
         """
         _check_int("starting_chips", starting_chips, minimum=0)
         _check_int("daily_chips", daily_chips, minimum=0)
-        db = await aiosqlite.connect(str(path), isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        try:
-            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA synchronous = FULL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            await _migrate(db, migrate_to)
-        except BaseException:
-            await db.close()
-            raise
-        return cls(db, starting_chips=starting_chips, daily_chips=daily_chips, clock=clock)
+        db = await open_database(
+            url, pool_size=pool_size, busy_timeout_ms=busy_timeout_ms, migrate_to=migrate_to
+        )
+        return cls(
+            db, starting_chips=starting_chips, daily_chips=daily_chips, clock=clock, shards=shards
+        )
+
+    @property
+    def url(self) -> DatabaseURL:
+        return self._db.url
+
+    @property
+    def dialect(self) -> Dialect:
+        return self._db.dialect
+
+    @property
+    def database(self) -> Database:
+        """The backend (for tools such as ``data.migrate``; the bot uses the methods below)."""
+        return self._db
 
     async def close(self) -> None:
-        async with self._lock:
-            await self._db.close()
+        await self._db.close()
 
     async def __aenter__(self) -> Store:
         return self
@@ -210,57 +219,51 @@ class Store:
         await self.close()
 
     async def schema_version(self) -> int:
-        async with self._read() as db:
-            return await _user_version(db)
+        return await self._db.schema_version()
 
     # ------------------------------------------------------------------ transactions
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            yield self._db
+    async def _read(self) -> AsyncIterator[Conn]:
+        async with self._db.read() as conn:
+            yield conn
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                if self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+    async def _write(self) -> AsyncIterator[Conn]:
+        async with self._db.write() as conn:
+            yield conn
 
     def _fault(self, point: str) -> None:
         if self.fault_hook is not None:
             self.fault_hook(point)
+
+    def _own(self, guild_id: int, what: str) -> None:
+        if self.shards is not None and not self.shards.owns(guild_id):
+            raise NotOwned(what, guild_id, self.shards)
 
     def _now(self, now: datetime | None) -> str:
         return _iso(now if now is not None else self._clock())
 
     # ------------------------------------------------------------------ players and chips
 
-    async def _ensure_player(
-        self, db: aiosqlite.Connection, guild_id: int, user_id: int, now: str
-    ) -> int:
+    async def _ensure_player(self, db: Conn, guild_id: int, user_id: int, now: str) -> int:
         _check_int("guild_id", guild_id)
         _check_int("user_id", user_id)
-        cur = await db.execute(
+        changed = await db.execute(
             "INSERT INTO players (guild_id, user_id, chips, created_at) VALUES (?, ?, 0, ?) "
             "ON CONFLICT DO NOTHING",
             (guild_id, user_id, now),
         )
-        if cur.rowcount == 1 and self.starting_chips > 0:
+        if changed == 1 and self.starting_chips > 0:
             await self._move(db, guild_id, user_id, self.starting_chips, "grant", None, None, now)
-        row = await _one(
-            db, "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        row = await db.one(
+            "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         )
         return int(row[0])
 
     async def _move(
         self,
-        db: aiosqlite.Connection,
+        db: Conn,
         guild_id: int,
         user_id: int,
         delta: int,
@@ -272,14 +275,13 @@ class Store:
         """Add `delta` chips to a balance (never below zero) and write its ledger row."""
         if delta == 0:
             return
-        cur = await db.execute(
+        changed = await db.execute(
             "UPDATE players SET chips = chips + ? WHERE guild_id = ? AND user_id = ? "
             "AND chips + ? >= 0",
             (delta, guild_id, user_id, delta),
         )
-        if cur.rowcount != 1:
-            row = await _maybe_one(
-                db,
+        if changed != 1:
+            row = await db.fetchone(
                 "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
@@ -300,8 +302,7 @@ class Store:
     async def get_chips(self, guild_id: int, user_id: int) -> int | None:
         """The player's chips, or None for someone who never played here (nothing is written)."""
         async with self._read() as db:
-            row = await _maybe_one(
-                db,
+            row = await db.fetchone(
                 "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
@@ -318,21 +319,19 @@ class Store:
         cutoff = _iso(moment - DAILY_INTERVAL)
         async with self._write() as db:
             await self._ensure_player(db, guild_id, user_id, stamp)
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE players SET last_daily_at = ? WHERE guild_id = ? AND user_id = ? "
                 "AND (last_daily_at IS NULL OR last_daily_at <= ?)",
                 (stamp, guild_id, user_id, cutoff),
             )
-            if cur.rowcount != 1:
-                row = await _one(
-                    db,
+            if changed != 1:
+                row = await db.one(
                     "SELECT last_daily_at FROM players WHERE guild_id = ? AND user_id = ?",
                     (guild_id, user_id),
                 )
                 raise AlreadyClaimed(_require_time(row[0]) + DAILY_INTERVAL)
             await self._move(db, guild_id, user_id, self.daily_chips, "daily", None, None, stamp)
-            chips = await _one(
-                db,
+            chips = await db.one(
                 "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
@@ -351,8 +350,7 @@ class Store:
         async with self._write() as db:
             await self._ensure_player(db, guild_id, user_id, stamp)
             await self._move(db, guild_id, user_id, delta, reason, None, None, stamp)
-            row = await _one(
-                db,
+            row = await db.one(
                 "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
@@ -380,17 +378,16 @@ class Store:
         _check_int("stake", stake, minimum=0)
         _check_int("turn_seconds", turn_seconds, minimum=1)
         _, seats_text = _seats_json(seats)
+        self._own(guild_id, "A table")
         stamp = self._now(now)
         async with self._write() as db:
-            existing = await _maybe_one(
-                db, "SELECT id FROM tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
-            )
-            if existing is not None:
-                raise TableExists(channel_id, int(existing[0]))
-            cur = await db.execute(
+            # The partial unique index (one open table per channel) decides a race between
+            # two processes: the loser inserts nothing and reports the winner's table.
+            row = await db.fetchone(
                 "INSERT INTO tables (guild_id, channel_id, host_id, rules_json, stake, "
                 "turn_seconds, seats_json, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (channel_id) WHERE status = 'open' DO NOTHING RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -403,26 +400,36 @@ class Store:
                     stamp,
                 ),
             )
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+            if row is None:
+                existing = await db.one(
+                    "SELECT id FROM tables WHERE channel_id = ? AND status = 'open'",
+                    (channel_id,),
+                )
+                raise TableExists(channel_id, int(existing[0]))
+            return int(row[0])
 
     async def get_table(self, table_id: int) -> TableRecord:
         async with self._read() as db:
-            row = await _maybe_one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
+            row = await db.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
         if row is None:
             raise UnknownTable(table_id)
         return _table(row)
 
     async def get_open_table_for_channel(self, channel_id: int) -> TableRecord | None:
         async with self._read() as db:
-            row = await _maybe_one(
-                db, "SELECT * FROM tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
+            row = await db.fetchone(
+                "SELECT * FROM tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
             )
         return None if row is None else _table(row)
 
-    async def list_open_tables(self) -> list[TableRecord]:
+    async def list_open_tables(self, shards: Shards | None = None) -> list[TableRecord]:
+        """Open tables, oldest first; only those of servers on `shards` (default: the store's
+        own shards, if it was opened with some)."""
+        where, params = _shard_filter(shards or self.shards)
         async with self._read() as db:
-            rows = await _all(db, "SELECT * FROM tables WHERE status = 'open' ORDER BY id", ())
+            rows = await db.fetchall(
+                f"SELECT * FROM tables WHERE status = 'open'{where} ORDER BY id", params
+            )
         return [_table(r) for r in rows]
 
     async def update_table(
@@ -469,18 +476,20 @@ class Store:
             values.append(value)
         stamp = self._now(now)
         assignments = "".join(f"{c} = ?, " for c in columns)
+        owned, owned_params = _shard_filter(self.shards)
         async with self._write() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 f"UPDATE tables SET {assignments}version = version + 1, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'open'",
-                (*values, stamp, table_id, expected_version),
+                f"WHERE id = ? AND version = ? AND status = 'open'{owned}",
+                (*values, stamp, table_id, expected_version, *owned_params),
             )
-            if cur.rowcount != 1:
-                row = await _maybe_one(
-                    db, "SELECT version, status FROM tables WHERE id = ?", (table_id,)
+            if changed != 1:
+                row = await db.fetchone(
+                    "SELECT version, status, guild_id FROM tables WHERE id = ?", (table_id,)
                 )
                 if row is None:
                     raise UnknownTable(table_id)
+                self._own(int(row[2]), f"Table {table_id}")
                 if row[1] != "open":
                     raise WrongStatus(f"Table {table_id} is closed.")
                 raise StaleVersion("Table", table_id, expected_version, int(row[0]))
@@ -492,22 +501,26 @@ class Store:
         """Close a table (idempotent). Its unfinished current game is cancelled: no chips move."""
         stamp = self._now(now)
         async with self._write() as db:
-            row = await _maybe_one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
+            found = await db.fetchone(
+                "SELECT guild_id FROM tables WHERE id = ?" + db.for_update, (table_id,)
+            )
+            if found is None:
+                raise UnknownTable(table_id)
+            self._own(int(found[0]), f"Table {table_id}")
+            closed = await db.execute(
+                "UPDATE tables SET status = 'closed', version = version + 1, updated_at = ? "
+                "WHERE id = ? AND status = 'open'",
+                (stamp, table_id),
+            )
+            if closed == 1 and cancel_game:
+                await db.execute(
+                    "UPDATE games SET status = 'cancelled', updated_at = ?, finished_at = ? "
+                    "WHERE table_id = ? AND status IN ('lobby', 'playing')",
+                    (stamp, stamp, table_id),
+                )
+            row = await db.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
             if row is None:
                 raise UnknownTable(table_id)
-            if row["status"] == "open":
-                await db.execute(
-                    "UPDATE tables SET status = 'closed', version = version + 1, updated_at = ? "
-                    "WHERE id = ?",
-                    (stamp, table_id),
-                )
-                if cancel_game:
-                    await db.execute(
-                        "UPDATE games SET status = 'cancelled', updated_at = ?, finished_at = ? "
-                        "WHERE table_id = ? AND status IN ('lobby', 'playing')",
-                        (stamp, stamp, table_id),
-                    )
-            row = await _one(db, "SELECT * FROM tables WHERE id = ?", (table_id,))
         return _table(row)
 
     # ------------------------------------------------------------------ games
@@ -544,22 +557,26 @@ class Store:
         humans = [s.user_id for s in coerced if s.user_id is not None]
         if len(set(humans)) != len(humans):
             raise InvalidInput("A person cannot take two seats in one game.")
+        self._own(guild_id, "A game")
         stamp = self._now(now)
         async with self._write() as db:
             if table_id is not None:
-                table = await _maybe_one(db, "SELECT status FROM tables WHERE id = ?", (table_id,))
+                # locked until commit, so that the table cannot close under the new game
+                table = await db.fetchone(
+                    "SELECT status FROM tables WHERE id = ?" + db.for_update, (table_id,)
+                )
                 if table is None:
                     raise UnknownTable(table_id)
                 if table[0] != "open":
                     raise WrongStatus(f"Table {table_id} is closed.")
-            for user_id in humans:
+            for user_id in sorted(humans):  # one order everywhere: no deadlocks
                 chips = await self._ensure_player(db, guild_id, user_id, stamp)
                 if chips < stake:
                     raise InsufficientChips(user_id, chips, stake)
-            cur = await db.execute(
+            row = await db.one(
                 "INSERT INTO games (guild_id, channel_id, table_id, host_id, rules_json, stake, "
                 "status, seats_json, state_json, version, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 1, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 1, ?, ?) RETURNING *",
                 (
                     guild_id,
                     channel_id,
@@ -573,13 +590,11 @@ class Store:
                     stamp,
                 ),
             )
-            assert cur.lastrowid is not None
-            row = await _one(db, "SELECT * FROM games WHERE id = ?", (cur.lastrowid,))
         return _game(row)
 
     async def get_game(self, game_id: int) -> GameRecord:
         async with self._read() as db:
-            row = await _maybe_one(db, "SELECT * FROM games WHERE id = ?", (game_id,))
+            row = await db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise UnknownGame(game_id)
         return _game(row)
@@ -592,18 +607,20 @@ class Store:
             raise InvalidInput("state_json must be text.")
         stamp = self._now(now)
         # One statement, so no explicit transaction: it commits (durably) on its own.
+        owned, owned_params = _shard_filter(self.shards)
         async with self._read() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE games SET state_json = ?, version = version + 1, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'playing'",
-                (state_json, stamp, game_id, expected_version),
+                f"WHERE id = ? AND version = ? AND status = 'playing'{owned}",
+                (state_json, stamp, game_id, expected_version, *owned_params),
             )
-            if cur.rowcount != 1:
-                row = await _maybe_one(
-                    db, "SELECT version, status FROM games WHERE id = ?", (game_id,)
+            if changed != 1:
+                row = await db.fetchone(
+                    "SELECT version, status, guild_id FROM games WHERE id = ?", (game_id,)
                 )
                 if row is None:
                     raise UnknownGame(game_id)
+                self._own(int(row[2]), f"Game {game_id}")
                 if row[1] != "playing":
                     raise WrongStatus(
                         f"Game {game_id} is {row[1]}; its state can no longer change."
@@ -611,11 +628,14 @@ class Store:
                 raise StaleVersion("Game", game_id, expected_version, int(row[0]))
         return expected_version + 1
 
-    async def load_unfinished_games(self) -> list[GameRecord]:
-        """Every game still in play (for restart), oldest first."""
+    async def load_unfinished_games(self, shards: Shards | None = None) -> list[GameRecord]:
+        """Every game still in play (for restart), oldest first; only those of servers on
+        `shards` (default: the store's own shards, if any): a process resumes only its own."""
+        where, params = _shard_filter(shards or self.shards)
         async with self._read() as db:
-            rows = await _all(
-                db, "SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id", ()
+            rows = await db.fetchall(
+                f"SELECT * FROM games WHERE status IN ('lobby', 'playing'){where} ORDER BY id",
+                params,
             )
         return [_game(r) for r in rows]
 
@@ -623,9 +643,12 @@ class Store:
         """End an unfinished game without moving chips (idempotent for cancelled games)."""
         stamp = self._now(now)
         async with self._write() as db:
-            row = await _maybe_one(db, "SELECT status FROM games WHERE id = ?", (game_id,))
+            row = await db.fetchone(
+                "SELECT status, guild_id FROM games WHERE id = ?" + db.for_update, (game_id,)
+            )
             if row is None:
                 raise UnknownGame(game_id)
+            self._own(int(row[1]), f"Game {game_id}")
             if row[0] == "finished":
                 raise WrongStatus(f"Game {game_id} is already settled; it cannot be cancelled.")
             if row[0] != "cancelled":
@@ -634,7 +657,7 @@ class Store:
                     "WHERE id = ?",
                     (stamp, stamp, game_id),
                 )
-            row = await _one(db, "SELECT * FROM games WHERE id = ?", (game_id,))
+            row = await db.one("SELECT * FROM games WHERE id = ?", (game_id,))
         return _game(row)
 
     async def settle_game(
@@ -659,10 +682,13 @@ class Store:
         """
         stamp = self._now(now)
         async with self._write() as db:
-            grow = await _maybe_one(db, "SELECT * FROM games WHERE id = ?", (game_id,))
+            # The game's row stays locked until commit: a concurrent settlement (another
+            # process's, too) waits here, then finds the game finished.
+            grow = await db.fetchone("SELECT * FROM games WHERE id = ?" + db.for_update, (game_id,))
             if grow is None:
                 raise UnknownGame(game_id)
             game = _game(grow)
+            self._own(game.guild_id, f"Game {game_id}")
             if game.status == "finished":
                 return Settled(game_id, await _result_rows(db, game_id), first_call=False)
             if game.status != "playing":
@@ -670,8 +696,10 @@ class Store:
             seats = game.seats
             checked_results = _check_results(results, len(seats))
             users = [s.user_id for s in seats if s.user_id is not None]
+            # Lock the players' rows (in user order, so that settlements sharing players
+            # queue instead of deadlocking): the balances read here stay true until commit.
+            held = await _balances(db, game.guild_id, users, lock=True)
             if callable(transfers):
-                held = await _balances(db, game.guild_id, users)
                 balances: Balances = {
                     i: None if s.user_id is None else held.get(s.user_id, 0)
                     for i, s in enumerate(seats)
@@ -682,14 +710,14 @@ class Store:
             if moves:
                 # Every balance in one conditional statement: a row that would go below zero
                 # is not updated, the count falls short, and the transaction rolls back.
-                values = ", ".join("(?, ?)" for _ in moves)
-                cur = await db.execute(
+                values = ", ".join("(CAST(? AS BIGINT), CAST(? AS BIGINT))" for _ in moves)
+                changed = await db.execute(
                     "UPDATE players SET chips = players.chips + d.column2 "
                     f"FROM (VALUES {values}) AS d WHERE players.guild_id = ? "
                     "AND players.user_id = d.column1 AND players.chips + d.column2 >= 0",
                     (*(v for move in moves for v in move), game.guild_id),
                 )
-                if cur.rowcount != len(moves):
+                if changed != len(moves):
                     held = await _balances(db, game.guild_id, users)
                     for user_id, delta in moves:
                         assert user_id is not None
@@ -725,14 +753,17 @@ class Store:
                 [(game_id, r.seat, r.user_id, r.place, r.chip_change) for r in rows],
             )
             bombs = {r.seat: r.bombs_played for r in checked_results}
-            human_rows = [r for r in rows if r.user_id is not None]
+            human_rows = sorted(
+                (r for r in rows if r.user_id is not None), key=lambda r: r.user_id or 0
+            )
             await db.executemany(
                 "INSERT INTO player_stats (guild_id, user_id, games, wins, chips_won, "
                 "chips_lost, bombs_played) VALUES (?, ?, 1, ?, ?, ?, ?) "
-                "ON CONFLICT (guild_id, user_id) DO UPDATE SET games = games + 1, "
-                "wins = wins + excluded.wins, chips_won = chips_won + excluded.chips_won, "
-                "chips_lost = chips_lost + excluded.chips_lost, "
-                "bombs_played = bombs_played + excluded.bombs_played",
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET games = player_stats.games + 1, "
+                "wins = player_stats.wins + excluded.wins, "
+                "chips_won = player_stats.chips_won + excluded.chips_won, "
+                "chips_lost = player_stats.chips_lost + excluded.chips_lost, "
+                "bombs_played = player_stats.bombs_played + excluded.bombs_played",
                 [
                     (
                         game.guild_id,
@@ -748,16 +779,17 @@ class Store:
             await db.executemany(
                 "INSERT INTO player_places (guild_id, user_id, place, count) "
                 "VALUES (?, ?, ?, 1) "
-                "ON CONFLICT (guild_id, user_id, place) DO UPDATE SET count = count + 1",
+                "ON CONFLICT (guild_id, user_id, place) "
+                "DO UPDATE SET count = player_places.count + 1",
                 [(game.guild_id, r.user_id, r.place) for r in human_rows],
             )
             self._fault("settle:after_results")
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE games SET status = 'finished', updated_at = ?, finished_at = ? "
                 "WHERE id = ? AND status = 'playing'",
                 (stamp, stamp, game_id),
             )
-            if cur.rowcount != 1:  # pragma: no cover - the lock makes this unreachable
+            if changed != 1:  # pragma: no cover - the lock makes this unreachable
                 raise WrongStatus(f"Game {game_id} was settled meanwhile.")
             self._fault("settle:before_commit")
         return Settled(game_id, rows, first_call=True)
@@ -767,19 +799,16 @@ class Store:
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """A player's record here (zeros for someone who never played)."""
         async with self._read() as db:
-            chips = await _maybe_one(
-                db,
+            chips = await db.fetchone(
                 "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
-            row = await _maybe_one(
-                db,
+            row = await db.fetchone(
                 "SELECT games, wins, chips_won, chips_lost, bombs_played FROM player_stats "
                 "WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
-            places = await _all(
-                db,
+            places = await db.fetchall(
                 "SELECT place, count FROM player_places WHERE guild_id = ? AND user_id = ? "
                 "ORDER BY place",
                 (guild_id, user_id),
@@ -802,50 +831,69 @@ class Store:
 
         Ties keep a stable order: by user id.
         """
-        if by not in LEADERBOARD_KEYS:
-            raise InvalidInput(
-                f"Unknown leaderboard {by!r}: choose one of {', '.join(LEADERBOARD_KEYS)}."
-            )
+        key = _leaderboard_key(by)
         _check_int("page", page, minimum=1)
         base = (
             "FROM players p LEFT JOIN player_stats s "
             "ON s.guild_id = p.guild_id AND s.user_id = p.user_id WHERE p.guild_id = ?"
         )
-        if by == "chips":
+        if key == "chips":
             where, order = "", "p.chips DESC, p.user_id ASC"
-        elif by == "wins":
+        elif key == "wins":
             where, order = " AND s.games > 0", "s.wins DESC, p.user_id ASC"
         else:
             where = f" AND s.games >= {WINRATE_MIN_GAMES}"
-            order = "CAST(s.wins AS REAL) / s.games DESC, s.wins DESC, p.user_id ASC"
+            order = "s.wins * 1.0 / s.games DESC, s.wins DESC, p.user_id ASC"
         offset = (page - 1) * PAGE_SIZE
         async with self._read() as db:
-            total = int((await _one(db, f"SELECT COUNT(*) {base}{where}", (guild_id,)))[0])
-            rows = await _all(
-                db,
-                "SELECT p.user_id, p.chips, COALESCE(s.games, 0), COALESCE(s.wins, 0) "
+            total = int((await db.one(f"SELECT COUNT(*) {base}{where}", (guild_id,)))[0])
+            rows = await db.fetchall(
+                "SELECT p.user_id, p.chips, COALESCE(s.games, 0), COALESCE(s.wins, 0), "
+                "COALESCE(s.chips_won - s.chips_lost, 0) "
                 f"{base}{where} ORDER BY {order} LIMIT ? OFFSET ?",
                 (guild_id, PAGE_SIZE, offset),
             )
-        entries = tuple(
-            LeaderboardEntry(
-                rank=offset + i + 1,
-                user_id=int(r[0]),
-                chips=int(r[1]),
-                games=int(r[2]),
-                wins=int(r[3]),
-            )
-            for i, r in enumerate(rows)
+        return _leaderboard_page(key, "server", page, total, offset, rows)
+
+    async def global_leaderboard(self, by: str = "chips", page: int = 1) -> LeaderboardPage:
+        """Players of every server, ranked by the database, 10 a page.
+
+        Chips belong to a server, so "chips" ranks the net chips won in games (won minus lost,
+        summed over the servers); "wins" ranks wins; "winrate" wins per game for players with
+        10+ games. Only players who finished a game are listed. Ties: by user id.
+        """
+        key = _leaderboard_key(by)
+        _check_int("page", page, minimum=1)
+        if key == "chips":
+            where, order = "games > 0", "net DESC, user_id ASC"
+        elif key == "wins":
+            where, order = "games > 0", "wins DESC, user_id ASC"
+        else:
+            where = f"games >= {WINRATE_MIN_GAMES}"
+            order = "wins * 1.0 / games DESC, wins DESC, user_id ASC"
+        ranked = (
+            "WITH totals AS (SELECT user_id, SUM(games) AS games, SUM(wins) AS wins, "
+            "SUM(chips_won) - SUM(chips_lost) AS net FROM player_stats GROUP BY user_id), "
+            "held AS (SELECT user_id, SUM(chips) AS chips FROM players GROUP BY user_id) "
         )
-        pages = max(1, math.ceil(total / PAGE_SIZE))
-        return LeaderboardPage(by=by, page=page, pages=pages, total=total, entries=entries)
+        offset = (page - 1) * PAGE_SIZE
+        async with self._read() as db:
+            total = int((await db.one(f"{ranked}SELECT COUNT(*) FROM totals WHERE {where}", ()))[0])
+            rows = await db.fetchall(
+                f"{ranked}SELECT t.user_id, COALESCE(h.chips, 0) AS chips, t.games, t.wins, "
+                "t.net FROM (SELECT * FROM totals WHERE "
+                f"{where}) AS t LEFT JOIN held h ON h.user_id = t.user_id "
+                f"ORDER BY {order.replace('user_id', 't.user_id')} LIMIT ? OFFSET ?",
+                (PAGE_SIZE, offset),
+            )
+        return _leaderboard_page(key, "global", page, total, offset, rows)
 
     # ------------------------------------------------------------------ bot meta
 
     async def get_meta(self, key: str) -> str | None:
         """A fact the bot keeps about itself (e.g. a synced command hash), or None."""
         async with self._read() as db:
-            row = await _maybe_one(db, "SELECT value FROM bot_meta WHERE key = ?", (key,))
+            row = await db.fetchone("SELECT value FROM bot_meta WHERE key = ?", (key,))
         return None if row is None else str(row[0])
 
     async def set_meta(self, key: str, value: str) -> None:
@@ -862,8 +910,7 @@ class Store:
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         async with self._read() as db:
-            row = await _maybe_one(
-                db,
+            row = await db.fetchone(
                 _GUILD_SETTINGS_SELECT,
                 (guild_id,),
             )
@@ -888,8 +935,8 @@ class Store:
             _check_int("stake", stake, minimum=0)
         if turn_seconds is not None:
             _check_int("turn_seconds", turn_seconds, minimum=1)
-        if preset is not None and (not isinstance(preset, str) or not preset):
-            raise InvalidInput("preset must be a preset's name.")
+        if preset is not None and preset not in Rules.preset_names():
+            raise InvalidInput(f"preset must be one of {', '.join(Rules.preset_names())}.")
         if language is not None and language not in LANGUAGES:
             raise InvalidInput(f"language must be one of {', '.join(LANGUAGES)}.")
         if turn_reminder is not None:
@@ -901,12 +948,12 @@ class Store:
                 "INSERT INTO guild_settings "
                 "(guild_id, preset, stake, turn_seconds, language, turn_reminder, images) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
-                "preset = COALESCE(excluded.preset, preset), "
-                "stake = COALESCE(excluded.stake, stake), "
-                "turn_seconds = COALESCE(excluded.turn_seconds, turn_seconds), "
-                "language = COALESCE(excluded.language, language), "
-                "turn_reminder = COALESCE(excluded.turn_reminder, turn_reminder), "
-                "images = COALESCE(excluded.images, images)",
+                "preset = COALESCE(excluded.preset, guild_settings.preset), "
+                "stake = COALESCE(excluded.stake, guild_settings.stake), "
+                "turn_seconds = COALESCE(excluded.turn_seconds, guild_settings.turn_seconds), "
+                "language = COALESCE(excluded.language, guild_settings.language), "
+                "turn_reminder = COALESCE(excluded.turn_reminder, guild_settings.turn_reminder), "
+                "images = COALESCE(excluded.images, guild_settings.images)",
                 (
                     guild_id,
                     preset,
@@ -917,8 +964,7 @@ class Store:
                     None if images is None else int(images),
                 ),
             )
-            row = await _one(
-                db,
+            row = await db.one(
                 _GUILD_SETTINGS_SELECT,
                 (guild_id,),
             )
@@ -939,33 +985,45 @@ def _guild_settings(guild_id: int, row: Any) -> GuildSettings:
     return GuildSettings(guild_id, row[0], row[1], row[2], row[3], row[4], images)
 
 
+def _shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
+    """SQL (and its parameters) keeping rows whose guild is on one of `shards`."""
+    if shards is None:
+        return "", ()
+    ids = sorted(shards.ids)
+    marks = ", ".join("?" for _ in ids)
+    # Discord's rule: a guild's shard is (guild_id >> 22) % shard_count
+    return f" AND ((guild_id / {1 << 22}) % ?) IN ({marks})", (shards.count, *ids)
 
-async def _user_version(db: aiosqlite.Connection) -> int:
-    return int((await _one(db, "PRAGMA user_version", ()))[0])
 
-
-async def _migrate(db: aiosqlite.Connection, target: int | None) -> None:
-    available = migrations()
-    latest = len(available)
-    target = latest if target is None else target
-    if not 0 <= target <= latest:
-        raise MigrationError(f"There is no schema version {target} (latest is {latest}).")
-    current = await _user_version(db)
-    if current > latest:
-        raise MigrationError(
-            f"The database is at schema version {current}, newer than this program's {latest}."
+def _leaderboard_key(by: str) -> LeaderboardKey:
+    if by not in LEADERBOARD_KEYS:
+        raise InvalidInput(
+            f"Unknown leaderboard {by!r}: choose one of {', '.join(LEADERBOARD_KEYS)}."
         )
-    for version, name, sql in available:
-        if version <= current or version > target:
-            continue
-        try:
-            await db.executescript(
-                f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {version};\nCOMMIT;"
-            )
-        except Exception as exc:
-            if db.in_transaction:
-                await db.execute("ROLLBACK")
-            raise MigrationError(f"Migration {name} failed: {exc}") from exc
+    return by
+
+
+def _leaderboard_page(
+    by: LeaderboardKey,
+    scope: LeaderboardScope,
+    page: int,
+    total: int,
+    offset: int,
+    rows: Sequence[Row],
+) -> LeaderboardPage:
+    entries = tuple(
+        LeaderboardEntry(
+            rank=offset + i + 1,
+            user_id=int(r[0]),
+            chips=int(r[1]),
+            games=int(r[2]),
+            wins=int(r[3]),
+            net_chips=int(r[4]),
+        )
+        for i, r in enumerate(rows)
+    )
+    pages = max(1, math.ceil(total / PAGE_SIZE))
+    return LeaderboardPage(by=by, page=page, pages=pages, total=total, entries=entries, scope=scope)
 
 
 def _check_results(results: Sequence[SeatResult], seat_count: int) -> list[SeatResult]:
@@ -1012,22 +1070,21 @@ def _check_transfers(transfers: Sequence[TransferLike], seats: Sequence[Seat]) -
 
 
 async def _balances(
-    db: aiosqlite.Connection, guild_id: int, users: Sequence[int]
+    db: Conn, guild_id: int, users: Sequence[int], *, lock: bool = False
 ) -> dict[int, int]:
     if not users:
         return {}
     marks = ", ".join("?" for _ in users)
-    rows = await _all(
-        db,
-        f"SELECT user_id, chips FROM players WHERE guild_id = ? AND user_id IN ({marks})",
+    rows = await db.fetchall(
+        f"SELECT user_id, chips FROM players WHERE guild_id = ? AND user_id IN ({marks}) "
+        "ORDER BY user_id" + (db.for_update if lock else ""),
         (guild_id, *users),
     )
     return {int(r[0]): int(r[1]) for r in rows}
 
 
-async def _result_rows(db: aiosqlite.Connection, game_id: int) -> tuple[ResultRow, ...]:
-    rows = await _all(
-        db,
+async def _result_rows(db: Conn, game_id: int) -> tuple[ResultRow, ...]:
+    rows = await db.fetchall(
         "SELECT seat, user_id, place, chip_change FROM results WHERE game_id = ? ORDER BY seat",
         (game_id,),
     )
@@ -1037,7 +1094,7 @@ async def _result_rows(db: aiosqlite.Connection, game_id: int) -> tuple[ResultRo
     )
 
 
-def _table(row: aiosqlite.Row) -> TableRecord:
+def _table(row: Row) -> TableRecord:
     return TableRecord(
         id=int(row["id"]),
         guild_id=int(row["guild_id"]),
@@ -1058,7 +1115,7 @@ def _table(row: aiosqlite.Row) -> TableRecord:
     )
 
 
-def _game(row: aiosqlite.Row) -> GameRecord:
+def _game(row: Row) -> GameRecord:
     return GameRecord(
         id=int(row["id"]),
         guild_id=int(row["guild_id"]),
@@ -1075,22 +1132,3 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         updated_at=_require_time(row["updated_at"]),
         finished_at=_parse_time(row["finished_at"]),
     )
-
-
-async def _maybe_one(
-    db: aiosqlite.Connection, sql: str, params: Sequence[Any]
-) -> aiosqlite.Row | None:
-    rows = await db.execute_fetchall(sql, params)
-    for row in rows:
-        return row
-    return None
-
-
-async def _one(db: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> aiosqlite.Row:
-    row = await _maybe_one(db, sql, params)
-    assert row is not None, sql
-    return row
-
-
-async def _all(db: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> list[aiosqlite.Row]:
-    return list(await db.execute_fetchall(sql, params))

@@ -28,6 +28,7 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("cogs.tables", ("bot", "cogs", "discord"), ("cogs.tables",)),
     ("cogs.words", ("bot", "cogs", "discord"), ("cogs.tables", "cogs.words")),
     ("cogs.pictures", ("bot", "cogs", "data", "discord"), ("cogs.pictures",)),
+    ("cogs.guard", ("bot", "cogs", "data", "engine"), ("cogs.guard",)),
 )
 
 

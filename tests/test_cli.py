@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import ai_decisions, arena, engine, pictures, store
+from benchmarks import ai_decisions, arena, engine, hostile, pictures, store
 from benchmarks.load import main as load_main
 from bot.terminal import main as play_main
 from data.check import main as check_main
+from data.migrate import main as migrate_main
 
 ROOT = Path(__file__).parents[1]
 
@@ -23,15 +24,25 @@ Main = Callable[[list[str]], object]
 # (entry point, its prog, words its help must mention)
 ENTRY_POINTS: list[tuple[str, Main, Sequence[str]]] = [
     ("python -m bot play", play_main, ["--rules", "--players", "--level", "--seed", "southern"]),
-    ("python -m data.check", check_main, ["PATH", "Exits 0"]),
+    ("python -m data.check", check_main, ["URL", "postgresql://", "Exits 0"]),
+    ("python -m data.migrate", migrate_main, ["--from", "--to", "empty"]),
     ("python -m benchmarks.engine", engine.main, ["--games", "--hands", "--seed"]),
     ("python -m benchmarks.arena", arena.main, ["--seats", "--games", "--rules", "--workers",
                                                 "--budget-ms", "expert"]),
-    ("python -m benchmarks.store", store.main, ["--games", "--saves"]),
+    ("python -m benchmarks.store", store.main, ["--database", "--games", "--saves"]),
     ("python -m benchmarks.ai_decisions", ai_decisions.main, ["--points", "--level", "--set"]),
     ("python -m benchmarks.load", load_main, ["--tables", "--seconds", "--images"]),
     ("python -m benchmarks.pictures", pictures.main, ["--games", "--seed", "--core"]),
+    ("python -m benchmarks.load", load_main, ["--tables", "--seconds"]),
+    ("python -m benchmarks.hostile", hostile.main, ["--repeat"]),
 ]
+
+
+# what a command needs before an unknown word is the only thing wrong
+ARGS_BEFORE_UNKNOWN = {
+    "python -m data.check": ["some.sqlite3"],
+    "python -m data.migrate": ["--from", "a.sqlite3", "--to", "b.sqlite3"],
+}
 
 
 def _help_of(main: Main, capsys: pytest.CaptureFixture[str]) -> str:
@@ -68,22 +79,23 @@ def test_unknown_word_exits_2(
 ) -> None:
     del words
     with pytest.raises(SystemExit) as exited:
-        main(["some.sqlite3", "--no-such-option"] if "data.check" in prog else ["--no-such-option"])
+        main([*ARGS_BEFORE_UNKNOWN.get(prog, []), "--no-such-option"])
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert f"{prog}: error:" in err
     assert "--no-such-option" in err
 
 
-def test_data_check_needs_exactly_one_path(capsys: pytest.CaptureFixture[str]) -> None:
+def test_data_check_needs_exactly_one_url(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         check_main([])
     assert exited.value.code == 2
-    assert "PATH" in capsys.readouterr().err
+    assert "URL" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("module", ["benchmarks.engine", "benchmarks.arena", "benchmarks.store",
-                                    "benchmarks.load", "benchmarks.pictures", "data.check"])
+                                    "benchmarks.load", "benchmarks.pictures", "data.check",
+                                    "data.migrate"])
 def test_module_runs_as_python_m(module: str, tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     result = subprocess.run([sys.executable, "-m", module, "--help"], cwd=tmp_path, env=env,

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import guard
 from data import AlreadyClaimed
 
 if TYPE_CHECKING:
@@ -17,6 +18,10 @@ if TYPE_CHECKING:
 class EconomyCog(commands.Cog, name="Economy"):
     def __init__(self, bot: TienLenBot) -> None:
         self.bot = bot
+
+    async def cog_app_command_error(self, interaction: discord.Interaction[Any],
+                                    error: app_commands.AppCommandError) -> None:
+        await guard.handle_command_error(interaction, error)
 
     @app_commands.command(name="daily", description="Claim your daily chips (once every 24 hours)")
     @app_commands.guild_only()

@@ -4,6 +4,7 @@ the table service (which calls the engine and the store), render the result."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
@@ -14,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from cogs import words
+from cogs import guard, words
 from cogs.tables import (
     ChannelHasTable,
     LiveTable,
@@ -24,6 +25,7 @@ from cogs.tables import (
     TableError,
     TableService,
 )
+from data import GuildSettings
 from engine import Level, Phase, Rules
 from engine.ai import choose_returns, observe, suggest
 
@@ -44,7 +46,13 @@ class Refusal(Exception):
     """A refusal of the Discord side itself (a bad option, no table here): its text is the reply."""
 
 
-PresetName = Literal["southern", "pagat", "vc", "online"]
+PresetName = Literal["southern", "pagat", "vc", "online"]  # Rules.preset_names(), tested
+STAKES = (1, 1_000_000)
+TURN_SECONDS = (10, 3600)
+REMINDER_SECONDS = (0, 3600)
+Stake = app_commands.Range[int, 1, 1_000_000]
+TurnSeconds = app_commands.Range[int, 10, 3600]
+RuleOptions = app_commands.Range[str, 1, 600]  # every rule option spelled out is ~320
 
 
 def parse_options(base: Rules, text: str | None) -> Rules:
@@ -55,17 +63,44 @@ def parse_options(base: Rules, text: str | None) -> Rules:
     for part in text.replace(",", " ").split():
         name, sep, value = part.partition("=")
         if not sep or not value:
-            raise Refusal(f"Write each option as name=value; {part!r} is not.")
+            raise Refusal(f"Write each option as name=value; {guard.clip(part)} is not.")
         if name not in Rules.model_fields:
-            raise Refusal(f"There is no rule option {name!r}. "
+            raise Refusal(f"There is no rule option {guard.clip(name)}. "
                           f"Options: {', '.join(Rules.model_fields)}.")
         update[name] = value
     try:
         return base.model_copy(update=update)
     except ValidationError as error:
         first = error.errors()[0]
-        where = ".".join(str(x) for x in first.get("loc", ())) or "options"
-        raise Refusal(f"Option {where}: {first.get('msg', 'bad value')}.") from None
+        where = guard.clip(".".join(str(x) for x in first.get("loc", ())) or "options")
+        message = guard.clip(first.get("msg", "bad value"), 120)  # pydantic may repeat the input
+        raise Refusal(f"Option {where}: {message}.") from None
+
+
+def server_defaults(stored: GuildSettings) -> GuildSettings:
+    """A server's stored defaults, each checked again: one that no longer validates (from an
+    older version, or written by hand) falls back to the bot's default with a warning."""
+    preset, stake, turn = stored.preset, stored.stake, stored.turn_seconds
+    if preset is not None and preset not in Rules.preset_names():
+        log.warning("server %s: stored preset %s is not a preset; using the default",
+                    stored.guild_id, guard.clip(preset))
+        preset = None
+    if stake is not None and not (type(stake) is int and STAKES[0] <= stake <= STAKES[1]):
+        log.warning("server %s: stored stake %s is out of range; using the default",
+                    stored.guild_id, guard.clip(stake))
+        stake = None
+    if turn is not None and not (type(turn) is int and TURN_SECONDS[0] <= turn <= TURN_SECONDS[1]):
+        log.warning("server %s: stored turn time %s is out of range; using the default",
+                    stored.guild_id, guard.clip(turn))
+        turn = None
+    reminder = stored.turn_reminder
+    if reminder is not None and not (type(reminder) is int
+                                     and REMINDER_SECONDS[0] <= reminder <= REMINDER_SECONDS[1]):
+        log.warning("server %s: stored turn reminder %s is out of range; using the default",
+                    stored.guild_id, guard.clip(reminder))
+        reminder = None
+    return dataclasses.replace(stored, preset=preset, stake=stake, turn_seconds=turn,
+                               turn_reminder=reminder)
 
 
 def _can_manage(interaction: discord.Interaction[Any]) -> bool:
@@ -74,11 +109,9 @@ def _can_manage(interaction: discord.Interaction[Any]) -> bool:
 
 
 async def _reply(interaction: discord.Interaction[Any], text: str) -> None:
-    """An ephemeral sentence, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    """An ephemeral sentence, whether or not the interaction was answered already (cut to
+    Discord's limit; never raises)."""
+    await guard.answer(interaction, text)
 
 
 def _unheld(payload: dict[str, Any]) -> dict[str, Any]:
@@ -131,13 +164,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
 
     async def cog_app_command_error(self, interaction: discord.Interaction[Any],
                                     error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(error, app_commands.CheckFailure):
-            await _reply(interaction, "You need the Manage Server permission for that.")
-            return
-        log.error("command %s failed in channel %s", interaction.command and
-                  interaction.command.name, interaction.channel_id, exc_info=original)
-        await _reply(interaction, words.SOMETHING_WENT_WRONG)
+        await guard.handle_command_error(interaction, error)
 
     # ----------------------------------------------------------------- errors
     @contextlib.asynccontextmanager
@@ -153,9 +180,19 @@ class TienLenCog(commands.Cog, name="TienLen"):
             await _reply(interaction, words.refusal(error))
         except Refusal as error:
             await _reply(interaction, str(error))
-        except Exception:
-            log.exception("%s failed in channel %s", what, interaction.channel_id)
-            await _reply(interaction, words.SOMETHING_WENT_WRONG)
+        except guard.Refused as error:
+            await _reply(interaction, error.text)
+        except Exception as error:
+            await guard.apologise(interaction, error, what)
+
+    async def _table_here(self, interaction: discord.Interaction[Any], table_id: int) -> LiveTable:
+        """The table a button names, refused unless it is this channel's (a forged id could name
+        a table of another channel or server)."""
+        live = await self.service.get(table_id)
+        if live.table.channel_id != interaction.channel_id:
+            raise guard.Refused(guard.say(guard.language(interaction),
+                                          "This button belongs to a table in another channel."))
+        return live
 
     async def _show_board(self, interaction: discord.Interaction[Any], live: LiveTable) -> None:
         """Answer a board button with the updated board in place (type 7)."""
@@ -179,11 +216,11 @@ class TienLenCog(commands.Cog, name="TienLen"):
                            turn_reminder="Seconds into a turn before a reminder (0: none)")
     @guarded
     async def start(self, interaction: discord.Interaction[Any],
-                    stake: app_commands.Range[int, 1, 1_000_000] | None = None,
+                    stake: Stake | None = None,
                     rules: PresetName | None = None,
                     seats: app_commands.Range[int, 2, 8] = 4,
-                    turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
-                    options: str | None = None,
+                    turn_seconds: TurnSeconds | None = None,
+                    options: RuleOptions | None = None,
                     turn_reminder: app_commands.Range[int, 0, 3600] | None = None) -> None:
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
@@ -192,7 +229,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
             raise ChannelHasTable(existing.id, guild_id=interaction.guild_id,
                                   channel_id=interaction.channel_id,
                                   board_message_id=existing.table.board_message_id)
-        defaults = await self.bot.store.get_guild_settings(interaction.guild_id)
+        defaults = server_defaults(await self.bot.store.get_guild_settings(interaction.guild_id))
         preset = rules or defaults.preset or "southern"
         live = await self.service.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
@@ -247,8 +284,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
     @guarded
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
-                       stake: app_commands.Range[int, 1, 1_000_000] | None = None,
-                       turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
+                       stake: Stake | None = None,
+                       turn_seconds: TurnSeconds | None = None,
                        turn_reminder: app_commands.Range[int, 0, 3600] | None = None,
                        images: Literal["on", "off"] | None = None) -> None:
         assert interaction.guild_id is not None
@@ -263,6 +300,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 interaction.guild_id, preset=preset, stake=stake, turn_seconds=turn_seconds,
                 turn_reminder=turn_reminder, images=None if images is None else images == "on")
         self.bot.image_setting.remember(interaction.guild_id, current.images)
+        current = server_defaults(current)
         reminder = (current.turn_reminder if current.turn_reminder is not None
                     else self.bot.settings.DEFAULT_TURN_REMINDER)
         text = (f"Server defaults — preset: **{current.preset or 'southern'}**, stake: "
@@ -278,6 +316,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     user: discord.User | None = None) -> None:
         assert interaction.guild_id is not None
         target = user or interaction.user
+        if not isinstance(target, discord.abc.User):  # checked at the edge; never trusted here
+            raise Refusal("Choose a member of this server.")
         s = await self.bot.store.stats(interaction.guild_id, target.id)
         places = ", ".join(f"{p}: {n}" for p, n in sorted(s.places.items())) or "none yet"
         rate = f"{s.win_rate:.0%}" if s.win_rate is not None else "–"
@@ -295,7 +335,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
     async def on_board_button(self, interaction: discord.Interaction[Any], table_id: int,
                               action: str) -> None:
         async with self.guard(interaction, f"table {table_id}: board button {action!r}"):
-            live = await self.service.get(table_id)
+            live = await self._table_here(interaction, table_id)
             handler = self.board_actions.get(action)
             if handler is None:
                 raise Refusal(words.UNKNOWN_BUTTON)
@@ -356,7 +396,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
     async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int,
                               level: str) -> None:
         async with self.guard(interaction, f"table {table_id}: adding a computer player"):
-            live = await self.service.get(table_id)
+            live = await self._table_here(interaction, table_id)
             await self.service.add_computer(live, interaction.user.id, level)
             await interaction.response.edit_message(
                 content=f"A {level} computer player joined table #{table_id}.", view=None)
@@ -385,7 +425,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         with the current hand). A refusal is the hand redrawn with the reason."""
         kind = "card" if op[1:].isdigit() else op  # a card code would reveal the hand
         async with self.guard(interaction, f"table {table_id}: hand button {kind!r}"):
-            live = await self.service.get(table_id)
+            live = await self._table_here(interaction, table_id)
             seat = live.seat_of(interaction.user.id)
             if seat is None:
                 raise NotSeated()
@@ -399,7 +439,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 note = stale
                 if op == "clear":  # before the card ops: "clear" starts with "c" too
                     mask = 0
-                elif op.startswith("c") and op[1:].isdigit():
+                elif op.startswith("c") and op[1:].isdigit() and int(op[1:]) < sel.MAX_CODES:
                     mask ^= 1 << int(op[1:])
                 elif op == "hint":
                     mask, note = self._hint(live, seat)

@@ -8,7 +8,15 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
+from cogs import guard
+
 from . import selection as sel
+
+# Bounded fields: at most 19 digits for a table id or a version (then checked against 64 bits),
+# a selection of at most 26 hex digits (104 cards: two decks), a card code of at most 3 digits
+# (then checked against the deck), so no custom id costs more than a few comparisons.
+_ID = r"[0-9]{1,19}"
+_WORD = r"[a-z]{1,12}"
 
 
 @runtime_checkable
@@ -32,8 +40,19 @@ def _cog(interaction: discord.Interaction[Any]) -> TableHandlers:
     return cog
 
 
+def _snowflake(text: str) -> int | None:
+    """A table id or a version from a custom id: within 64 bits, else None."""
+    value = int(text)
+    return value if value <= guard.SNOWFLAKE_MAX else None
+
+
+def _on_hand(interaction: discord.Interaction[Any]) -> bool:
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"tl:b:(?P<table>[0-9]+):(?P<action>[a-z]+)"):
+                  template=rf"tl:b:(?P<table>{_ID}):(?P<action>{_WORD})"):
     """Lobby and board buttons: join, leave, addai, start, cancel, hand, rules, again."""
 
     def __init__(self, table_id: int, action: str, *, label: str = "",
@@ -42,22 +61,34 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                            custom_id=f"tl:b:{table_id}:{action}"))
         self.table_id = table_id
         self.action = action
+        self.problem: str | None = None  # why a forged id is refused (a message of cogs.guard)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> BoardButton:
         button = item if isinstance(item, discord.ui.Button) else None
-        return cls(int(match["table"]), match["action"],
+        table_id = _snowflake(match["table"])
+        made = cls(table_id or 0, match["action"],
                    label=(button.label or "") if button else "",
                    style=button.style if button else discord.ButtonStyle.secondary)
+        if table_id is None:
+            made.problem = "This button's table id is not valid."
+        return made
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_board_button(interaction, self.table_id, self.action)
+        async with guard.guarded(interaction, f"table {self.table_id}: board button"):
+            lang = guard.language(interaction)
+            if self.problem:
+                raise guard.Refused(guard.say(lang, self.problem))
+            if _on_hand(interaction):
+                raise guard.Refused(guard.say(
+                    lang, "This button belongs on the table's board, not on a hand."))
+            await _cog(interaction).on_board_button(interaction, self.table_id, self.action)
 
 
 class AiLevelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"tl:ai:(?P<table>[0-9]+):(?P<level>[a-z]+)"):
-    """The level choice shown after `Add computer player`."""
+                    template=rf"tl:ai:(?P<table>{_ID}):(?P<level>{_WORD})"):
+    """The level choice shown after `Add computer player` (on a private message)."""
 
     def __init__(self, table_id: int, level: str) -> None:
         super().__init__(discord.ui.Button(label=level.capitalize(),
@@ -65,18 +96,31 @@ class AiLevelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                            custom_id=f"tl:ai:{table_id}:{level}"))
         self.table_id = table_id
         self.level = level
+        self.problem: str | None = None
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> AiLevelButton:
-        return cls(int(match["table"]), match["level"])
+        table_id = _snowflake(match["table"])
+        made = cls(table_id or 0, match["level"])
+        if table_id is None:
+            made.problem = "This button's table id is not valid."
+        return made
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_add_computer(interaction, self.table_id, self.level)
+        async with guard.guarded(interaction, f"table {self.table_id}: computer level button"):
+            lang = guard.language(interaction)
+            if self.problem:
+                raise guard.Refused(guard.say(lang, self.problem))
+            if not _on_hand(interaction):
+                raise guard.Refused(guard.say(lang, "This button is not known any more."))
+            await _cog(interaction).on_add_computer(interaction, self.table_id, self.level)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"tl:h:(?P<table>[0-9]+):(?P<press>[0-9]+):(?P<sel>[0-9a-f]+):(?P<op>[a-z0-9]+)"):
+                 template=(rf"tl:h:(?P<table>{_ID}):(?P<press>{_ID}):"
+                           rf"(?P<sel>[0-9a-f]{{1,{sel.MAX_HEX}}}):"
+                           r"(?P<op>c(?P<code>[0-9]{1,3})|play|pass|clear|hint)")):
     """A button on a hand: a card (`c<code>`) toggles it; play, pass, clear, hint act. ``press``:
     the number of the drawing the button belongs to (double clicks are recognised by it)."""
 
@@ -94,15 +138,31 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.press = press
         self.mask = mask
         self.op = op
+        self.problem: str | None = None
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> HandButton:
-        return cls(int(match["table"]), int(match["press"]), sel.decode(match["sel"]), match["op"])
+        table_id, press = _snowflake(match["table"]), _snowflake(match["press"])
+        op = match["op"]
+        made = cls(table_id or 0, press or 0, sel.decode(match["sel"]), op)
+        if table_id is None or press is None:
+            made.problem = "This button's table id is not valid."
+        elif match["code"] is not None and int(match["code"]) >= sel.MAX_CODES:
+            made.problem = "This button's card is not in any deck."
+        return made
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_hand_button(interaction, self.table_id, self.press,
-                                               self.mask, self.op)
+        kind = "card" if self.op[1:].isdigit() else self.op  # a card code would reveal the hand
+        async with guard.guarded(interaction, f"table {self.table_id}: hand button {kind}"):
+            lang = guard.language(interaction)
+            if self.problem:
+                raise guard.Refused(guard.say(lang, self.problem))
+            if not _on_hand(interaction):
+                raise guard.Refused(guard.say(
+                    lang, "This button belongs on your private hand, not on this message."))
+            await _cog(interaction).on_hand_button(interaction, self.table_id, self.press,
+                                                   self.mask, self.op)
 
 
 DYNAMIC_ITEMS = (BoardButton, AiLevelButton, HandButton)

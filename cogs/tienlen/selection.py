@@ -11,6 +11,11 @@ from collections.abc import Iterable, Sequence
 
 from engine import Card, Rank, Suit
 
+MAX_CODES = 2 * 52
+"""Card codes run below this (two decks at most); a selection has at most this many bits."""
+MAX_HEX = (MAX_CODES + 3) // 4
+"""Hex digits of the largest selection."""
+
 _RANKS = list(Rank)
 _SUITS = [Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS]
 
@@ -80,4 +85,5 @@ def encode(mask: int) -> str:
 
 
 def decode(text: str) -> int:
-    return int(text, 16) if text else 0
+    """A selection from a custom id; bits beyond the largest deck are dropped."""
+    return (int(text, 16) if text else 0) & ((1 << MAX_CODES) - 1)

@@ -9,7 +9,8 @@ import pytest
 from bot.settings import Settings, SettingsError, load_settings
 
 ALL = ("DISCORD_TOKEN", "DATABASE_PATH", "DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL",
-       "DEV_GUILD_ID", "LOG_LEVEL", "STARTING_CHIPS", "DAILY_CHIPS", "DEFAULT_TURN_SECONDS")
+       "DEV_GUILD_ID", "LOG_LEVEL", "STARTING_CHIPS", "DAILY_CHIPS", "DEFAULT_TURN_SECONDS",
+       "DATABASE_URL", "DATABASE_POOL_SIZE")
 
 
 @pytest.fixture(autouse=True)
@@ -28,6 +29,22 @@ def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (s.STARTING_CHIPS, s.DAILY_CHIPS, s.DEFAULT_TURN_SECONDS) == (1000, 200, 60)
     assert s.DEV_GUILD_ID is None
     assert s.LOG_LEVEL == "INFO"
+    assert s.database_url == "sqlite:///tienlen.sqlite3"
+    assert s.DATABASE_POOL_SIZE == 10
+
+
+def test_database_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.setenv("DATABASE_PATH", "/srv/bot/chips.sqlite3")
+    assert load_settings().database_url == "sqlite:////srv/bot/chips.sqlite3"
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:pw@db:5432/tienlen")
+    monkeypatch.setenv("DATABASE_POOL_SIZE", "25")
+    s = load_settings()
+    assert (s.database_url, s.DATABASE_POOL_SIZE) == ("postgresql://bot:pw@db:5432/tienlen", 25)
+    monkeypatch.setenv("DATABASE_URL", "mysql://bot:hunter2@db/x")
+    with pytest.raises(SettingsError, match="DATABASE_URL") as info:
+        load_settings()
+    assert "hunter2" not in str(info.value)
 
 
 def test_missing_token_is_named() -> None:
@@ -48,7 +65,8 @@ def test_malformed_setting_is_named_without_its_value(monkeypatch: pytest.Monkey
 @pytest.mark.parametrize(
     ("name", "value"),
     [("DISCORD_API_BASE_URL", "ftp://x"), ("DISCORD_GATEWAY_URL", "http://x"),
-     ("DEFAULT_TURN_SECONDS", "1"), ("LOG_LEVEL", "LOUD"), ("DEV_GUILD_ID", "abc")],
+     ("DEFAULT_TURN_SECONDS", "1"), ("LOG_LEVEL", "LOUD"), ("DEV_GUILD_ID", "abc"),
+     ("DATABASE_POOL_SIZE", "0")],
 )
 def test_each_bad_value_is_named(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "abc")

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -11,20 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from data import SeatResult, Store, Transfer
-from data.check import check_path, main
-from tests.data.store_helpers import GUILD, start
+from data import ChipTransfer, SeatResult, Store
+from data.check import main
+from data.db import DatabaseURL
+from tests.data.store_helpers import GUILD, check, script, sql, start
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-async def populated(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def populated(db_url: str | Path) -> None:
+    store = await Store.open(db_url)
     try:
         game = await start(store, (1, 2, 3))
         await store.settle_game(
             game.id,
-            [Transfer(2, 0, 20, "place"), Transfer(1, 0, 5, "chop")],
+            [ChipTransfer(2, 0, 20, "place"), ChipTransfer(1, 0, 5, "chop")],
             [SeatResult(0, 1), SeatResult(1, 2), SeatResult(2, 3)],
         )
         await start(store, (1, 2))
@@ -33,7 +34,7 @@ async def populated(db_path: Path) -> None:
         await store.close()
 
 
-def run_cli(path: Path) -> subprocess.CompletedProcess[str]:
+def run_cli(path: Path | str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "data.check", str(path)],
         capture_output=True,
@@ -43,28 +44,51 @@ def run_cli(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-async def test_clean_database_passes(db_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    await populated(db_path)
-    assert main([str(db_path)]) == 0
+async def test_clean_database_passes(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    await populated(db_url)
+    assert main([db_url]) == 0
     out = capsys.readouterr().out
     assert "OK: no faults found" in out
     assert "4 players holding 4200 chips" in out
     assert "2 games: 1 finished, 1 playing" in out
 
 
-async def test_cli_exit_codes(db_path: Path, tmp_path: Path) -> None:
-    await populated(db_path)
-    assert run_cli(db_path).returncode == 0
-    missing = run_cli(tmp_path / "nope.sqlite3")
-    assert missing.returncode == 2
-    assert "No database" in missing.stderr
-    assert not (tmp_path / "nope.sqlite3").exists()
+async def test_clean_store_passes_on_each_backend(db_url: str) -> None:
+    await populated(db_url)
+    report = check(db_url)
+    assert report.ok, report.faults
+    assert "4 players holding 4200 chips; 9 ledger rows" in report.facts[0]
+    assert report.facts[1] == "2 games: 1 finished, 1 playing"
+
+
+async def test_cli_exit_codes(db_url: str, tmp_path: Path) -> None:
+    await populated(db_url)
+    assert run_cli(db_url).returncode == 0
+    if DatabaseURL.parse(db_url).dialect == "sqlite":
+        missing = run_cli(tmp_path / "nope.sqlite3")
+        assert missing.returncode == 2
+        assert "No database" in missing.stderr
+        assert not (tmp_path / "nope.sqlite3").exists()
+    else:
+        server = db_url.rsplit("@", 1)[1].rsplit("/", 1)[0]
+        missing = run_cli(f"postgresql://someone:hunter2@{server}/no_such_database")
+        assert missing.returncode == 2
+        assert "cannot check postgresql://someone:***@" in missing.stderr
+        assert "hunter2" not in missing.stderr
+    garbled = run_cli("mysql://root:hunter2@db/x")
+    assert garbled.returncode == 2
+    assert "Unknown database URL scheme" in garbled.stderr
+    assert "hunter2" not in garbled.stderr
 
 
 TAMPERS = {
     "balance changed": ("UPDATE players SET chips = chips + 1 WHERE user_id = 1", "ledger sums"),
     "negative balance": (
-        "PRAGMA ignore_check_constraints = ON; UPDATE players SET chips = -5 WHERE user_id = 4",
+        {
+            "sqlite": "PRAGMA ignore_check_constraints = ON; ",
+            "postgresql": "ALTER TABLE players DROP CONSTRAINT players_chips_check; ",
+        },
+        "UPDATE players SET chips = -5 WHERE user_id = 4",
         "negative balance",
     ),
     "paid twice": (
@@ -102,20 +126,31 @@ TAMPERS = {
 }
 
 
+UNGUARD = {
+    "sqlite": "DROP TRIGGER chip_ledger_no_update; DROP TRIGGER chip_ledger_no_delete; ",
+    "postgresql": "DROP TRIGGER chip_ledger_no_update ON chip_ledger; "
+    "DROP TRIGGER chip_ledger_no_delete ON chip_ledger; ",
+}
+
+
 @pytest.mark.parametrize("name", sorted(TAMPERS))
-async def test_tampered_database_fails(db_path: Path, name: str) -> None:
-    await populated(db_path)
-    sql, expected = TAMPERS[name]
-    db = sqlite3.connect(db_path)
-    db.execute("DROP TRIGGER chip_ledger_no_update")
-    db.execute("DROP TRIGGER chip_ledger_no_delete")
-    db.executescript(sql)
-    db.commit()
-    db.close()
-    report = check_path(db_path)
+async def test_tampered_database_fails(db_url: str, name: str) -> None:
+    await populated(db_url)
+    *prefix, tamper, expected = TAMPERS[name]
+    dialect = DatabaseURL.parse(db_url).dialect
+    before = "".join(p[dialect] for p in prefix)
+    script(db_url, UNGUARD[dialect] + before + tamper)
+    report = check(db_url)
     assert not report.ok
     assert any(expected in f for f in report.faults), report.faults
-    result = run_cli(db_path)
+    assert any("not append-only" in f for f in report.faults), report.faults
+
+
+@pytest.mark.parametrize("name", ["paid twice", "missing result"])
+def test_cli_reports_faults(db_url: str, name: str) -> None:
+    asyncio.run(populated(db_url))
+    script(db_url, UNGUARD[DatabaseURL.parse(db_url).dialect] + str(TAMPERS[name][0]))
+    result = run_cli(db_url)
     assert result.returncode == 1
     assert "FAULT:" in result.stdout
 
@@ -123,7 +158,7 @@ async def test_tampered_database_fails(db_path: Path, name: str) -> None:
 WORKER = textwrap.dedent(
     """
     import asyncio, sys
-    from data import Seat, SeatResult, Store, Transfer
+    from data import Seat, SeatResult, Store, ChipTransfer
 
     async def main(path):
         store = await Store.open(path)
@@ -136,7 +171,7 @@ WORKER = textwrap.dedent(
                 await store.save_game(game.id, '{"v": %d}' % v, v)
             def compute(bal, n=n):
                 a, b = n % 4, (n + 1) % 4
-                return [Transfer(a, b, min(bal[a], 3), "place")]
+                return [ChipTransfer(a, b, min(bal[a], 3), "place")]
             await store.settle_game(game.id, compute, [SeatResult(i, i + 1) for i in range(4)])
             n += 1
             if n == 20:
@@ -149,9 +184,9 @@ WORKER = textwrap.dedent(
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-def test_killed_writer_leaves_a_sound_database(db_path: Path) -> None:
+def test_killed_writer_leaves_a_sound_database(db_url: str) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-c", WORKER, str(db_path)],
+        [sys.executable, "-c", WORKER, db_url],
         cwd=REPO,
         stdout=subprocess.PIPE,
         text=True,
@@ -164,9 +199,7 @@ def test_killed_writer_leaves_a_sound_database(db_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    report = check_path(db_path)
+    report = check(db_url)
     assert report.ok, report.faults
-    db = sqlite3.connect(db_path)
-    finished = db.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'").fetchone()[0]
-    db.close()
+    [(finished,)] = sql(db_url, "SELECT COUNT(*) FROM games WHERE status = 'finished'")
     assert finished >= 20

@@ -4,21 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from collections.abc import Coroutine
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
-from data import AlreadyClaimed, SeatResult, Settled, Store, Transfer
-from data.check import check_path
-from tests.data.store_helpers import GUILD, T0, start
+from data import AlreadyClaimed, ChipTransfer, SeatResult, Settled, Store
+from tests.data.store_helpers import GUILD, T0, check, sql, start
 
 PLAYERS = (1, 2, 3, 4, 5)
 
 
 def capped(owed: list[tuple[int, int, int]]):  # type: ignore[no-untyped-def]
-    def compute(balances: dict[int, int | None]) -> list[Transfer]:
+    def compute(balances: dict[int, int | None]) -> list[ChipTransfer]:
         left = dict(balances)
         out = []
         for payer, payee, amount in owed:
@@ -26,13 +23,13 @@ def capped(owed: list[tuple[int, int, int]]):  # type: ignore[no-untyped-def]
             assert held is not None
             paid = min(amount, held)
             left[payer] = held - paid
-            out.append(Transfer(payer, payee, paid, "place"))
+            out.append(ChipTransfer(payer, payee, paid, "place"))
         return out
 
     return compute
 
 
-async def test_200_concurrent_settlements_and_claims(store: Store, db_path: Path) -> None:
+async def test_200_concurrent_settlements_and_claims(store: Store, db_url: str) -> None:
     rng = random.Random(7)
     games = []
     for _ in range(200):
@@ -73,29 +70,28 @@ async def test_200_concurrent_settlements_and_claims(store: Store, db_path: Path
     assert all(a == b for a, b in by_game.values())
     granted = sum(o for o in outcomes if type(o) is int)
     # claims run in random order with their own clocks: at least one each, at most three each
-    # (check_path below verifies they are 24 hours apart)
+    # (check below verifies they are 24 hours apart)
     assert 200 * len(PLAYERS) <= granted <= 200 * 3 * len(PLAYERS)
 
     total = sum([await store.get_chips(GUILD, u) or 0 for u in PLAYERS])
     assert total == 1000 * len(PLAYERS) + granted
-    report = check_path(db_path)
+    report = check(db_url)
     assert report.ok, report.faults
-    db = sqlite3.connect(db_path)
-    assert db.execute("SELECT COUNT(DISTINCT game_id) FROM results").fetchone()[0] == 200
-    assert db.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 800
-    db.close()
+    assert sql(db_url, "SELECT COUNT(DISTINCT game_id) FROM results") == [(200,)]
+    assert sql(db_url, "SELECT COUNT(*) FROM results") == [(800,)]
     games_played = sum([(await store.stats(GUILD, u)).games for u in PLAYERS])
     assert games_played == 800
 
 
-async def test_two_stores_on_one_file_settle_once(db_path: Path) -> None:
-    """Two processes' worth of connections: BEGIN IMMEDIATE serialises them; still once."""
-    a = await Store.open(db_path)
-    b = await Store.open(db_path)
+async def test_two_stores_on_one_file_settle_once(db_url: str) -> None:
+    """Two processes' worth of connections (SQLite: BEGIN IMMEDIATE serialises them;
+    PostgreSQL: the game's row lock): still once."""
+    a = await Store.open(db_url)
+    b = await Store.open(db_url)
     try:
         game = await start(a, (1, 2))
         results = [SeatResult(0, 1), SeatResult(1, 2)]
-        transfers = [Transfer(1, 0, 10, "place")]
+        transfers = [ChipTransfer(1, 0, 10, "place")]
         outs = await asyncio.gather(
             *(s.settle_game(game.id, transfers, results) for s in (a, b, a, b))
         )
@@ -104,4 +100,4 @@ async def test_two_stores_on_one_file_settle_once(db_path: Path) -> None:
     finally:
         await a.close()
         await b.close()
-    assert check_path(db_path).ok
+    assert check(db_url).ok

@@ -1,24 +1,21 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from pathlib import Path
 
 import pytest
 
 from data import (
+    ChipTransfer,
     InsufficientChips,
     InvalidInput,
     Seat,
     SeatResult,
     StaleVersion,
     Store,
-    Transfer,
     UnknownGame,
     WrongStatus,
 )
-from data.check import check_path
-from tests.data.store_helpers import CHANNEL, GUILD, humans, start
+from tests.data.store_helpers import CHANNEL, GUILD, check, humans, snapshot, sql, start
 
 RULES = "{}"
 
@@ -65,7 +62,7 @@ async def test_save_game_optimistic_versions(store: Store) -> None:
     assert [g.id for g in await store.load_unfinished_games()] == [game.id]
 
 
-async def test_cancel_moves_nothing(store: Store, db_path: Path) -> None:
+async def test_cancel_moves_nothing(store: Store, db_url: str) -> None:
     game = await start(store)
     cancelled = await store.cancel_game(game.id)
     assert cancelled.status == "cancelled"
@@ -79,17 +76,17 @@ async def test_cancel_moves_nothing(store: Store, db_path: Path) -> None:
         await store.cancel_game(999)
     for u in (101, 102, 103, 104):
         assert await store.get_chips(GUILD, u) == 1000
-    assert check_path(db_path).ok
+    assert check(db_url).ok
 
 
-def four_player_places() -> tuple[list[Transfer], list[SeatResult]]:
+def four_player_places() -> tuple[list[ChipTransfer], list[SeatResult]]:
     # places: seat 2 first, seat 0 second, seat 3 third, seat 1 last; stake 10
-    transfers = [Transfer(1, 2, 20, "place"), Transfer(3, 0, 10, "place")]
+    transfers = [ChipTransfer(1, 2, 20, "place"), ChipTransfer(3, 0, 10, "place")]
     results = [SeatResult(2, 1, 1), SeatResult(0, 2), SeatResult(3, 3), SeatResult(1, 4, 2)]
     return transfers, results
 
 
-async def test_settle_books_everything_once(store: Store, db_path: Path) -> None:
+async def test_settle_books_everything_once(store: Store, db_url: str) -> None:
     game = await start(store)
     transfers, results = four_player_places()
     first = await store.settle_game(game.id, transfers, results)
@@ -100,7 +97,7 @@ async def test_settle_books_everything_once(store: Store, db_path: Path) -> None
     assert not second.first_call
     assert second == first
     # even with different arguments, nothing more is booked
-    assert await store.settle_game(game.id, [Transfer(0, 1, 500, "place")], results) == first
+    assert await store.settle_game(game.id, [ChipTransfer(0, 1, 500, "place")], results) == first
     chips = {u: await store.get_chips(GUILD, u) for u in (101, 102, 103, 104)}
     assert chips == {101: 1010, 102: 980, 103: 1020, 104: 990}
     g = await store.get_game(game.id)
@@ -128,34 +125,33 @@ async def test_settle_books_everything_once(store: Store, db_path: Path) -> None
         20,
         2,
     )
-    db = sqlite3.connect(db_path)
-    rows = db.execute(
+    rows = sql(
+        db_url,
         "SELECT user_id, delta, reason, counterparty FROM chip_ledger "
         "WHERE game_id = ? ORDER BY id",
         (game.id,),
-    ).fetchall()
-    db.close()
+    )
     assert rows == [
         (102, -20, "place", 103),
         (103, 20, "place", 102),
         (104, -10, "place", 101),
         (101, 10, "place", 104),
     ]
-    assert check_path(db_path).ok
+    assert check(db_url).ok
 
 
-async def test_settle_with_computer_players(store: Store, db_path: Path) -> None:
+async def test_settle_with_computer_players(store: Store, db_url: str) -> None:
     game = await start(store, (101, 102), bots=2)
     results = [SeatResult(0, 1), SeatResult(2, 2), SeatResult(3, 3), SeatResult(1, 4)]
     with pytest.raises(InvalidInput, match="Computer players hold no chips"):
-        await store.settle_game(game.id, [Transfer(2, 0, 5, "place")], results)
+        await store.settle_game(game.id, [ChipTransfer(2, 0, 5, "place")], results)
     # owed to or by a computer player, but paid 0: allowed, books nothing
     settled = await store.settle_game(
-        game.id, [Transfer(1, 0, 20, "place"), Transfer(3, 2, 0, "place")], results
+        game.id, [ChipTransfer(1, 0, 20, "place"), ChipTransfer(3, 2, 0, "place")], results
     )
     assert settled.chip_changes == {101: 20, 102: -20}
     assert [r.user_id for r in settled.results] == [101, 102, None, None]
-    assert check_path(db_path).ok
+    assert check(db_url).ok
 
 
 async def test_settle_with_balances_read_in_the_transaction(store: Store) -> None:
@@ -163,12 +159,12 @@ async def test_settle_with_balances_read_in_the_transaction(store: Store) -> Non
     await store.adjust_chips(GUILD, 102, -990, "admin")
     seen: list[dict[int, int | None]] = []
 
-    def compute(balances: dict[int, int | None]) -> list[Transfer]:
+    def compute(balances: dict[int, int | None]) -> list[ChipTransfer]:
         seen.append(dict(balances))
         owed = 30
         held = balances[1]
         assert held is not None
-        return [Transfer(1, 0, min(owed, held), "loser_pays")]
+        return [ChipTransfer(1, 0, min(owed, held), "loser_pays")]
 
     results = [SeatResult(0, 1), SeatResult(2, 2), SeatResult(1, 3)]
     settled = await store.settle_game(game.id, compute, results)
@@ -177,14 +173,14 @@ async def test_settle_with_balances_read_in_the_transaction(store: Store) -> Non
     assert await store.get_chips(GUILD, 102) == 0
 
 
-async def test_settle_bad_input_writes_nothing(store: Store, db_path: Path) -> None:
+async def test_settle_bad_input_writes_nothing(store: Store, db_url: str) -> None:
     game = await start(store, (101, 102, 103))
     ok = [SeatResult(0, 1), SeatResult(1, 2), SeatResult(2, 3)]
-    cases: list[tuple[list[Transfer], list[SeatResult], str]] = [
-        ([Transfer(5, 0, 1, "place")], ok, "Seat 5 .payer. is not seated"),
-        ([Transfer(0, 0, 1, "place")], ok, "cannot pay itself"),
-        ([Transfer(1, 0, -1, "place")], ok, "paid must be at least 0"),
-        ([Transfer(1, 0, 1, "")], ok, "needs a reason"),
+    cases: list[tuple[list[ChipTransfer], list[SeatResult], str]] = [
+        ([ChipTransfer(5, 0, 1, "place")], ok, "Seat 5 .payer. is not seated"),
+        ([ChipTransfer(0, 0, 1, "place")], ok, "cannot pay itself"),
+        ([ChipTransfer(1, 0, -1, "place")], ok, "paid must be at least 0"),
+        ([ChipTransfer(1, 0, 1, "")], ok, "needs a reason"),
         ([], ok[:2], "missing seats \\[2\\]"),
         ([], [*ok[:2], SeatResult(2, 2)], "Place 2"),
         ([], [*ok, SeatResult(7, 4)], "Seat 7 is not seated"),
@@ -196,7 +192,7 @@ async def test_settle_bad_input_writes_nothing(store: Store, db_path: Path) -> N
     # a payer who cannot cover it: the whole settlement rolls back
     with pytest.raises(InsufficientChips):
         await store.settle_game(
-            game.id, [Transfer(2, 0, 5, "place"), Transfer(1, 0, 5000, "place")], ok
+            game.id, [ChipTransfer(2, 0, 5, "place"), ChipTransfer(1, 0, 5000, "place")], ok
         )
     with pytest.raises(UnknownGame):
         await store.settle_game(999, [], ok)
@@ -205,8 +201,8 @@ async def test_settle_bad_input_writes_nothing(store: Store, db_path: Path) -> N
         (101, 102, 103), 1000
     )
     assert (await store.stats(GUILD, 101)).games == 0
-    assert check_path(db_path).ok
-    assert (await store.settle_game(game.id, [Transfer(2, 0, 5, "place")], ok)).first_call
+    assert check(db_url).ok
+    assert (await store.settle_game(game.id, [ChipTransfer(2, 0, 5, "place")], ok)).first_call
 
 
 @pytest.mark.parametrize(
@@ -219,12 +215,11 @@ async def test_settle_bad_input_writes_nothing(store: Store, db_path: Path) -> N
     ],
 )
 async def test_crash_inside_settlement_leaves_no_trace(
-    store: Store, db_path: Path, point: str
+    store: Store, db_url: str, point: str
 ) -> None:
     game = await start(store)
     transfers, results = four_player_places()
-    before = sqlite3.connect(db_path).iterdump()
-    snapshot = list(before)
+    before = snapshot(db_url)
 
     def hook(where: str) -> None:
         if where == point:
@@ -233,16 +228,16 @@ async def test_crash_inside_settlement_leaves_no_trace(
     store.fault_hook = hook
     with pytest.raises(RuntimeError, match="crash at"):
         await store.settle_game(game.id, transfers, results)
-    assert list(sqlite3.connect(db_path).iterdump()) == snapshot
+    assert snapshot(db_url) == before
     assert (await store.get_game(game.id)).status == "playing"
-    assert check_path(db_path).ok
+    assert check(db_url).ok
     store.fault_hook = None
     settled = await store.settle_game(game.id, transfers, results)
     assert settled.first_call
-    assert check_path(db_path).ok
+    assert check(db_url).ok
 
 
-async def test_cancelled_task_inside_settlement_rolls_back(store: Store, db_path: Path) -> None:
+async def test_cancelled_task_inside_settlement_rolls_back(store: Store, db_url: str) -> None:
     """The bot shutting down (task cancelled) in the middle of a settlement books nothing."""
     game = await start(store)
     transfers, results = four_player_places()
@@ -262,5 +257,5 @@ async def test_cancelled_task_inside_settlement_rolls_back(store: Store, db_path
     assert {u: await store.get_chips(GUILD, u) for u in (101, 102, 103, 104)} == dict.fromkeys(
         (101, 102, 103, 104), 1000
     )
-    assert check_path(db_path).ok
+    assert check(db_url).ok
     assert (await store.settle_game(game.id, transfers, results)).first_call

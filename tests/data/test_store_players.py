@@ -1,30 +1,25 @@
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
 from data import AlreadyClaimed, InsufficientChips, InvalidInput, Store
-from data.check import check_path
-from tests.data.store_helpers import GUILD, T0
+from tests.data.store_helpers import GUILD, T0, check, sql
 
 
-async def test_new_player_gets_starting_chips_as_a_grant(store: Store, db_path: Path) -> None:
+async def test_new_player_gets_starting_chips_as_a_grant(store: Store, db_url: str) -> None:
     assert await store.get_chips(GUILD, 5) is None
     assert await store.ensure_player(GUILD, 5) == 1000
     assert await store.ensure_player(GUILD, 5) == 1000  # no second grant
     assert await store.get_chips(GUILD, 5) == 1000
     assert await store.get_chips(GUILD + 1, 5) is None  # per guild
-    db = sqlite3.connect(db_path)
-    rows = db.execute("SELECT delta, reason FROM chip_ledger").fetchall()
-    db.close()
+    rows = sql(db_url, "SELECT delta, reason FROM chip_ledger")
     assert rows == [(1000, "grant")]
 
 
-async def test_starting_and_daily_amounts_are_configurable(db_path: Path) -> None:
-    s = await Store.open(db_path, starting_chips=50, daily_chips=7)
+async def test_starting_and_daily_amounts_are_configurable(db_url: str) -> None:
+    s = await Store.open(db_url, starting_chips=50, daily_chips=7)
     try:
         assert await s.ensure_player(GUILD, 1) == 50
         claim = await s.claim_daily(GUILD, 1, now=T0)
@@ -33,7 +28,7 @@ async def test_starting_and_daily_amounts_are_configurable(db_path: Path) -> Non
         await s.close()
 
 
-async def test_daily_claim_window(store: Store, db_path: Path) -> None:
+async def test_daily_claim_window(store: Store, db_url: str) -> None:
     first = await store.claim_daily(GUILD, 9, now=T0)
     assert first.granted == 200
     assert first.chips == 1200
@@ -50,10 +45,10 @@ async def test_daily_claim_window(store: Store, db_path: Path) -> None:
     with pytest.raises(AlreadyClaimed):
         await store.claim_daily(GUILD, 9, now=T0)
     assert await store.get_chips(GUILD, 9) == 1400
-    assert check_path(db_path).ok
+    assert check(db_url).ok
 
 
-async def test_adjust_never_goes_negative(store: Store, db_path: Path) -> None:
+async def test_adjust_never_goes_negative(store: Store, db_url: str) -> None:
     assert await store.adjust_chips(GUILD, 3, -400, "admin") == 600
     with pytest.raises(InsufficientChips, match="holds 600 chips"):
         await store.adjust_chips(GUILD, 3, -601, "admin")
@@ -61,17 +56,17 @@ async def test_adjust_never_goes_negative(store: Store, db_path: Path) -> None:
     assert await store.adjust_chips(GUILD, 3, -600, "admin") == 0
     with pytest.raises(InvalidInput):
         await store.adjust_chips(GUILD, 3, 5, "")
-    assert check_path(db_path).ok
+    assert check(db_url).ok
 
 
-async def test_ledger_is_append_only(store: Store, db_path: Path) -> None:
+async def test_ledger_is_append_only(store: Store, db_url: str) -> None:
     await store.ensure_player(GUILD, 1)
-    db = sqlite3.connect(db_path)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        db.execute("UPDATE chip_ledger SET delta = 5")
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        db.execute("DELETE FROM chip_ledger")
-    db.close()
+    # enforced by the database itself, whoever writes
+    with pytest.raises(Exception, match="append-only"):
+        sql(db_url, "UPDATE chip_ledger SET delta = 5")
+    with pytest.raises(Exception, match="append-only"):
+        sql(db_url, "DELETE FROM chip_ledger")
+    assert sql(db_url, "SELECT delta FROM chip_ledger") == [(1000,)]
 
 
 async def test_guild_settings(store: Store) -> None:
@@ -86,6 +81,10 @@ async def test_guild_settings(store: Store) -> None:
         await store.set_guild_settings(GUILD, stake=-1)
     with pytest.raises(InvalidInput, match="turn_seconds"):
         await store.set_guild_settings(GUILD, turn_seconds=0)
+    for bogus in ("zz_bogus", "southern\u200b", ""):
+        with pytest.raises(InvalidInput, match="preset"):
+            await store.set_guild_settings(GUILD, preset=bogus)
+    assert await store.get_guild_settings(GUILD) == s
 
 
 async def test_guild_settings_language_reminder_images(store: Store) -> None:

@@ -7,7 +7,10 @@ import pytest
 
 from data import (
     InvalidInput,
+    NotOwned,
     Seat,
+    SeatResult,
+    Shards,
     StaleVersion,
     Store,
     TableExists,
@@ -122,3 +125,81 @@ async def test_closing_a_table_cancels_its_game(store: Store) -> None:
         await store.start_game(GUILD, CHANNEL, 101, RULES, 10, humans(101, 102), "{}", table_id=tid)
     other = await start(store, (201, 202), channel=CHANNEL + 5)
     assert [g.id for g in await store.load_unfinished_games()] == [other.id]
+
+
+async def test_open_tables_and_games_of_some_shards(store: Store) -> None:
+    # real-looking snowflakes: guild k << 22 lives on shard k % count
+    guilds = {k: (k << 22) + 12345 for k in range(6)}
+    for k, guild in guilds.items():
+        await store.create_table(guild, 500 + k, 1, "{}", 0, 30, [])
+        await store.start_game(guild, 500 + k, 1, "{}", 0, humans(1, 2), "{}")
+    two = Shards.of([1], 2)
+    assert [t.guild_id for t in await store.list_open_tables(two)] == [
+        guilds[1],
+        guilds[3],
+        guilds[5],
+    ]
+    three = Shards.of([0, 2], 3)
+    assert [g.guild_id for g in await store.load_unfinished_games(three)] == [
+        guilds[0],
+        guilds[2],
+        guilds[3],
+        guilds[5],
+    ]
+    assert all(three.owns(g.guild_id) for g in await store.load_unfinished_games(three))
+    assert len(await store.list_open_tables()) == 6
+    assert len(await store.load_unfinished_games(Shards.of([0], 1))) == 6
+    big = 1_300_000_000_000_000_000  # a 2025 snowflake: still exact in both databases
+    await store.create_table(big, 600, 1, "{}", 0, 30, [])
+    assert Shards.shard_of(big, 16) == 0  # like guild 0's
+    on_zero = await store.list_open_tables(Shards.of([0], 16))
+    assert [t.guild_id for t in on_zero] == [guilds[0], big]
+    with pytest.raises(InvalidInput, match=r"outside 0\.\.1"):
+        Shards.of([2], 2)
+    with pytest.raises(InvalidInput, match="at least one shard"):
+        Shards.of([], 2)
+
+
+async def test_a_sharded_store_touches_only_its_own_servers(db_url: str) -> None:
+    mine, theirs = (0 << 22) + 77, (1 << 22) + 77  # shards 0 and 1 of 2
+    a = await Store.open(db_url, shards=Shards.of([0], 2))
+    b = await Store.open(db_url, shards=Shards.of([1], 2))
+    try:
+        table = await b.create_table(theirs, 700, 1, RULES, 5, 30, humans(1, 2))
+        game = await b.start_game(theirs, 700, 1, RULES, 5, humans(1, 2), "{}", table_id=table)
+        await a.create_table(mine, 701, 1, RULES, 5, 30, [])
+        with pytest.raises(NotOwned, match=r"shard 1 of 2; this process runs shards \[0\]"):
+            await a.create_table(theirs, 702, 1, RULES, 5, 30, [])
+        with pytest.raises(NotOwned):
+            await a.start_game(theirs, 700, 1, RULES, 5, humans(1, 2), "{}")
+        with pytest.raises(NotOwned, match=f"Table {table} belongs to server {theirs}"):
+            await a.update_table(table, 1, stake=50)
+        with pytest.raises(NotOwned):
+            await a.close_table(table)
+        with pytest.raises(NotOwned, match=f"Game {game.id}"):
+            await a.save_game(game.id, '{"x": 1}', 1)
+        with pytest.raises(NotOwned):
+            await a.settle_game(game.id, [], [SeatResult(0, 1), SeatResult(1, 2)])
+        with pytest.raises(NotOwned):
+            await a.cancel_game(game.id)
+        # untouched, and still the owner's to change; reads are open to all
+        assert (await a.get_table(table)).version == 1
+        assert (await a.get_game(game.id)).version == 1
+        assert await b.update_table(table, 1, stake=50) == 2
+        assert await b.save_game(game.id, '{"x": 1}', 1) == 2
+        # each process resumes only its own
+        assert [t.guild_id for t in await a.list_open_tables()] == [mine]
+        assert [t.guild_id for t in await b.list_open_tables()] == [theirs]
+        assert await a.load_unfinished_games() == []
+        assert [g.id for g in await b.load_unfinished_games()] == [game.id]
+        # chips are not a table: a player's daily claim works from any process
+        assert (await a.claim_daily(theirs, 5)).granted == 200
+    finally:
+        await a.close()
+        await b.close()
+    unsharded = await Store.open(db_url)
+    try:
+        assert len(await unsharded.list_open_tables()) == 2
+        await unsharded.close_table(table)
+    finally:
+        await unsharded.close()
