@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: run test check lint typecheck pytest bench clean
+.PHONY: run test check lint typecheck pytest bench clean catalogues
 
 # pytest-xdist: one worker per core (2 on the reference machine); coverage is combined by pytest-cov.
 PYTEST_WORKERS ?= auto
@@ -45,6 +45,10 @@ bench: $(VENV)/.test-installed
 	$(BIN)/python -m benchmarks.engine
 	$(BIN)/python -m benchmarks.store
 	$(BIN)/python -m benchmarks.pictures --games 3
+
+# Re-extract the messages of the code into cogs/locales (then translate the new ones in vi).
+catalogues: $(VENV)/.test-installed
+	$(BIN)/python -m cogs.i18n_catalogue
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage .coverage.*

@@ -1,17 +1,22 @@
 """Pit computer players against each other: ``python -m benchmarks.arena``.
 
     python -m benchmarks.arena --seats expert,hard,hard,hard --games 2000 --rules southern --seed 1
+    python -m benchmarks.arena --seats hard,normal,normal,normal --rules southern --set cong=true
 
 Game ``i`` is dealt from seed ``(seed, i)`` and rotates the players by ``i`` seats, so every player
-sits in every seat equally often. Games run in parallel processes. For each player the arena
-prints its first-place share, mean place and mean chips per game under the rules' scoring (stake
-1), each with a 95% confidence interval, and the mean and 95th percentile of its decision time.
+sits in every seat equally often. ``--set OPTION=VALUE`` changes single rule options of the preset;
+with a card exchange (4+ players) every game is dealt as a later game at its table, after a seeded
+random result, so the exchange happens each time. Games run in parallel processes. For each player
+the arena prints its first-place share, mean place and mean chips per game under the rules'
+scoring (stake 1), each with a 95% confidence interval, and the mean and 95th percentile of its
+decision time.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -23,14 +28,26 @@ from engine.game import Game
 from engine.rules import Rules
 from engine.settle import settle
 
-__all__ = ["ArenaResult", "PlayerStats", "chips_for", "main", "play_game", "run_arena"]
+__all__ = ["ArenaResult", "PlayerStats", "chips_for", "deal", "main", "play_game", "run_arena"]
 
 
 def chips_for(game: Game) -> list[float]:
     """Chips won or lost by each seat at stake 1 under the rules' scoring, extras included
     (:func:`engine.settle.settle`, uncapped)."""
-    net = settle(game, stake=1, balances=[None] * game.seat_count).owed_net
+    net = settle(game.outcome, game.events, stake=1, balances=[None] * game.seat_count).owed_net
     return [float(net[s]) for s in range(game.seat_count)]
+
+
+def deal(rules: Rules, n: int, seed: int) -> Game:
+    """The arena's deal for game seed ``seed``. With a card exchange (4+ players) it is dealt as a
+    later game at a table whose last result is a seeded permutation of the seats, so the exchange
+    (and the winner's lead) happen in every game."""
+    if rules.card_exchange != "off" and n >= 4:
+        previous = list(range(n))
+        random.Random(seed).shuffle(previous)
+        return Game.new(rules, n, seed=seed, first_game=False, previous_places=previous,
+                        leader=previous[0] if rules.winner_leads_next else None)
+    return Game.new(rules, n, seed=seed)
 
 
 @dataclass
@@ -55,7 +72,7 @@ def play_game(
         s = (p + rotation) % n
         seat_level[s] = levels[p]
         player_of[s] = p
-    game = Game.new(rules, n, seed=seed)
+    game = deal(rules, n, seed)
     times: list[list[float]] = [[] for _ in range(n)]
     step = 0
     while game.phase == "exchange":
@@ -73,7 +90,7 @@ def play_game(
             game.pass_turn(seat)
         else:
             game.play(seat, cards)
-        if rules.chop_after_pass and not game.is_over and game.table is not None:
+        if rules.chop_after_pass != "off" and not game.is_over and game.table is not None:
             for other in game.has_out_of_turn_chop():
                 chop = decide(game, other, seat_level[other], seed=seed * 7919 + step)
                 if chop is not None:
@@ -198,6 +215,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rules", default="southern",
                         help="rules preset: " + ", ".join(Rules.preset_names())
                         + " (default southern)")
+    parser.add_argument("--set", dest="options", action="append", default=[],
+                        metavar="OPTION=VALUE",
+                        help="change one rule option of the preset, e.g. --set cong=true "
+                             "--set card_exchange=tribute (repeatable)")
     parser.add_argument("--seed", type=int, default=1,
                         help="game i is dealt from (seed, i) (default 1)")
     parser.add_argument("--workers", type=int, default=2,
@@ -209,11 +230,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 2 <= len(levels) <= 8:
         parser.error("between 2 and 8 seats")
     try:
-        rules = Rules.preset(args.rules)
+        rules = Rules.preset(args.rules).with_options(args.options)
         result = run_arena(levels, args.games, rules, args.seed, args.workers, args.budget_ms)
     except ValueError as error:
         parser.error(str(error))
-    print(f"rules {args.rules}, seats {','.join(levels)}, seed {args.seed}")
+    changed = f" ({' '.join(args.options)})" if args.options else ""
+    print(f"rules {args.rules}{changed}, seats {','.join(levels)}, seed {args.seed}")
     print(result.table())
     return 0
 

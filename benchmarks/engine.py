@@ -43,7 +43,7 @@ def play_out(game: Game, policy: Policy, rng: random.Random, chop_rate: float = 
     turn does so with probability ``chop_rate``.
     """
     actions = 0
-    oot = game.rules.chop_after_pass
+    oot = game.rules.chop_after_pass != "off"
     while game.current is not None:
         seat = game.current
         table = game.table

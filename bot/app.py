@@ -5,28 +5,68 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
+import re
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
 
 from bot.card_emoji import CardEmoji, ensure_card_emoji
-from bot.settings import Settings
+from bot.settings import Settings, StartupError
 from cogs import guard
 from cogs.pictures import Pictures
-from cogs.tables import TableService
+from cogs.tables import RestBudget, TableService
 from cogs.tienlen._pictures import ImageSetting, hand_files
 from cogs.tienlen.board import BoardPublisher
 from cogs.tienlen.hands import LiveHands
+from cogs.translator import CatalogueTranslator
 from data import Store
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.tienlen", "cogs.economy")
+CHANNEL_ROUTE = re.compile(r"/channels/(\d+)/")
+
+
+def rest_trace(budget: RestBudget) -> aiohttp.TraceConfig:
+    """Watch every REST answer discord.py receives: a 429 pauses the whole budget for the time
+    it names; a channel bucket announced empty holds that channel until it resets."""
+
+    async def on_end(session: aiohttp.ClientSession, context: Any,
+                     params: aiohttp.TraceRequestEndParams) -> None:
+        response = params.response
+        headers = response.headers
+        if response.status == 429:
+            try:
+                retry = float(headers.get("Retry-After") or 1.0)
+            except ValueError:
+                retry = 1.0
+            log.warning("Discord answered 429 (%s scope): pausing the REST budget for %.2f s",
+                        headers.get("X-RateLimit-Scope", "?"), retry)
+            budget.pause(retry)
+        match = CHANNEL_ROUTE.search(params.url.path)
+        if match is not None and headers.get("X-RateLimit-Remaining") == "0":
+            try:
+                after = float(headers.get("X-RateLimit-Reset-After") or 0.0)
+            except ValueError:
+                after = 0.0
+            budget.hold_channel(int(match.group(1)), after)
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(on_end)
+    return trace
+
+
+def command_meta_key(guild_id: int | None) -> str:
+    return "commands_hash:global" if guild_id is None else f"commands_hash:guild:{guild_id}"
 
 
 def point_at(api_base_url: str, gateway_url: str) -> None:
@@ -35,7 +75,8 @@ def point_at(api_base_url: str, gateway_url: str) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-async def loop_lag_monitor(every: float, tick: float = 0.05) -> None:
+async def loop_lag_monitor(every: float, tick: float = 0.05,
+                           extra: Callable[[], str] | None = None) -> None:
     """Log how late the event loop woke a sleeping task: the worst lag every `every` seconds.
 
     One line per period: ``loop lag: max 3.1 ms, mean 0.4 ms over 5.0 s (98 samples)``."""
@@ -56,6 +97,8 @@ async def loop_lag_monitor(every: float, tick: float = 0.05) -> None:
             time.perf_counter() - start,
             samples,
         )
+        if extra is not None:
+            log.info("%s", extra())
 
 
 class TienLenBot(commands.Bot):
@@ -67,14 +110,18 @@ class TienLenBot(commands.Bot):
         store: Store,
         *,
         sync_commands: bool = True,
+        force_sync: bool = False,
         ai_delay: float = 1.0,
         board_interval: float = 1.0,
         executor: Executor | None = None,
         seed: int | None = None,
+        rest_budget: RestBudget | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.default()
         options.setdefault("guild_ready_timeout", 2.0)
+        self.rest_budget = rest_budget or RestBudget(settings.rest_budget_per_process)
+        options.setdefault("http_trace", rest_trace(self.rest_budget))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -85,6 +132,8 @@ class TienLenBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.sync_commands = sync_commands
+        self.force_sync = force_sync
+        self.synced_now = False  # whether this start sent the commands to Discord
         self.executor = executor
         self.hands = LiveHands()
         self.table_service = TableService(
@@ -96,6 +145,7 @@ class TienLenBot(commands.Bot):
             board_interval=board_interval,
             executor=executor,
             seed=seed,
+            rest=self.rest_budget,
         )
         self._lag_task: asyncio.Task[None] | None = None
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
@@ -104,7 +154,7 @@ class TienLenBot(commands.Bot):
         self.card_emoji = CardEmoji()
         self.card_emoji_task: asyncio.Task[None] | None = None
         self.hands.emoji = lambda card: self.card_emoji.for_card(card)
-        self.hands.picture = lambda live, seat, mask: hand_files(self, live, seat, mask)
+        self.hands.picture = lambda live, seat, mask, w: hand_files(self, live, seat, mask, w)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -121,7 +171,7 @@ class TienLenBot(commands.Bot):
     async def _prepare_pictures(self) -> None:
         """Make sure the application has its card emoji. In the background: the bot serves with
         text buttons meanwhile."""
-        self.card_emoji = await ensure_card_emoji(self, self.pictures)
+        self.card_emoji = await ensure_card_emoji(self, self.pictures, self.rest_budget)
 
     async def setup_hook(self) -> None:
         if self.settings.CARD_PICTURES:
@@ -131,20 +181,64 @@ class TienLenBot(commands.Bot):
                                                        name="card-pictures")
         if self.settings.LOOP_LAG_LOG > 0:
             self._lag_task = asyncio.create_task(
-                loop_lag_monitor(self.settings.LOOP_LAG_LOG), name="loop-lag"
+                loop_lag_monitor(self.settings.LOOP_LAG_LOG, extra=self._figures),
+                name="loop-lag"
             )
+        await self.tree.set_translator(CatalogueTranslator())  # Vietnamese command descriptions
         for name in EXTENSIONS:
             await self.load_extension(name)
         if not self.sync_commands:
             return
-        if self.settings.DEV_GUILD_ID is not None:
-            guild = discord.Object(id=self.settings.DEV_GUILD_ID)
+        guild_id = self.settings.DEV_GUILD_ID
+        try:
+            await self.sync_if_changed(guild_id)
+        except discord.Forbidden:
+            if guild_id is None:
+                raise StartupError(
+                    "Discord refused to register the bot's global commands: invite the bot with "
+                    "the applications.commands scope") from None
+            raise StartupError(
+                f"DEV_GUILD_ID={guild_id}: the bot is not in that server or may not create "
+                "commands there; invite it with the applications.commands scope (or unset "
+                "DEV_GUILD_ID)") from None
+        except discord.NotFound:
+            raise StartupError(
+                f"DEV_GUILD_ID={guild_id}: Discord knows no such server") from None
+
+    async def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
+        """What `tree.sync(guild=…)` would send (translated when a translator is set)."""
+        tree = self.tree
+        commands_ = tree.get_commands(guild=guild)
+        translator = tree.translator
+        if translator is not None:
+            return [await c.get_translated_payload(tree, translator) for c in commands_]
+        return [c.to_dict(tree) for c in commands_]
+
+    async def sync_if_changed(self, guild_id: int | None) -> bool:
+        """Sync the application commands to the dev guild (or globally) only when their payload
+        differs from the one synced last (a hash kept in the store), or when forced."""
+        guild = None if guild_id is None else discord.Object(id=guild_id)
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d application commands to guild %s", len(synced), guild.id)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d application commands globally", len(synced))
+        payload = await self.command_payload(guild)
+        digest = hashlib.sha256(
+            json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+        key = command_meta_key(guild_id)
+        where = "globally" if guild_id is None else f"to guild {guild_id}"
+        if not self.force_sync and await self.store.get_meta(key) == digest:
+            log.info("application commands unchanged since the last sync %s: not synced "
+                     "(python -m bot --sync forces it)", where)
+            return False
+        synced = await self.tree.sync(guild=guild)
+        await self.store.set_meta(key, digest)
+        self.synced_now = True
+        log.info("synced %d application commands %s", len(synced), where)
+        return True
+
+    def _figures(self) -> str:
+        budget = self.rest_budget
+        return (f"{self.table_service.staleness.line()}; REST budget: {budget.granted} "
+                f"requests, {budget.waiting} waiting, {budget.pauses} pauses after 429")
 
     async def close(self) -> None:
         if self._lag_task is not None:

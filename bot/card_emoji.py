@@ -13,6 +13,7 @@ import logging
 import discord
 
 from cogs.pictures import Pictures, emoji_name, emoji_names
+from cogs.tables import RestBudget
 from engine import Card
 
 __all__ = ["CardEmoji", "ensure_card_emoji"]
@@ -36,22 +37,33 @@ class CardEmoji:
         return len(self.emoji)
 
 
-async def ensure_card_emoji(client: discord.Client, pictures: Pictures) -> CardEmoji:
-    """List the application's emoji, create the missing card emoji, and return them all."""
+async def ensure_card_emoji(client: discord.Client, pictures: Pictures,
+                            budget: RestBudget | None = None) -> CardEmoji:
+    """List the application's emoji, create the missing card emoji, and return them all.
+
+    Each request waits for a slot of the bot's REST ``budget`` (when given)."""
+
+    async def slot() -> None:
+        if budget is not None:
+            await budget.acquire()
+
     wanted = emoji_names()
     created = 0
     try:
+        await slot()
         have = {e.name: e for e in await client.fetch_application_emojis()}
         missing = {name: card for name, card in wanted.items() if name not in have}
         images = await asyncio.to_thread(
             lambda: {name: pictures.emoji_png(card) for name, card in missing.items()})
         for name, image in images.items():
+            await slot()
             try:
                 have[name] = await client.create_application_emoji(name=name, image=image)
             except discord.HTTPException as exc:
                 if exc.status != 400:
                     raise
                 # Another process may have created it meanwhile: look again once.
+                await slot()
                 have.update({e.name: e for e in await client.fetch_application_emojis()})
                 if name not in have:
                     raise

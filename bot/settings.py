@@ -40,6 +40,14 @@ class Settings(BaseSettings):
     BOARD_EDIT_INTERVAL: float = Field(default=1.0, ge=0, le=60)
     LOOP_LAG_LOG: float = Field(default=0.0, ge=0, le=3600)
     CARD_PICTURES: bool = True  # false: no board/hand pictures, no card emoji (text only)
+    # Requests a second the whole bot may make on its own (Discord allows ~50 per bot token);
+    # processes sharing one token each take REST_BUDGET_PER_SECOND / REST_PROCESSES.
+    REST_BUDGET_PER_SECOND: float = Field(default=45.0, gt=0, le=50)
+    REST_PROCESSES: int = Field(default=1, ge=1, le=1000)
+
+    @property
+    def rest_budget_per_process(self) -> float:
+        return self.REST_BUDGET_PER_SECOND / self.REST_PROCESSES
 
     @field_validator("DISCORD_TOKEN")
     @classmethod
@@ -95,6 +103,11 @@ class Settings(BaseSettings):
 
 class SettingsError(Exception):
     """A setting is missing or malformed; the message names it in one line."""
+
+
+class StartupError(Exception):
+    """A first-run failure (token rejected, store unopenable, URL unreachable, dev guild not
+    usable); the message names the setting to fix, in one line."""
 
 
 def describe_error(error: ValidationError) -> str:

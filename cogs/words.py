@@ -1,14 +1,19 @@
-"""Every sentence players read about a table, in one Discord-free module.
+"""Every sentence players read about a table, in one Discord-free module, in their language.
 
 The board, the hands, the results and the refusals of the table layer are worded here (and the
 terminal table words game events through `describe_event` too), so there is one place to change or
-translate. Mentions (`<@id>`) are written only here and in the cogs.
+translate. Every function takes the reader's :class:`~cogs.i18n.Words` (English or Vietnamese);
+the game's vocabulary (combinations, places, instant wins, ...) is in :mod:`cogs.glossary`.
+Mentions (`<@id>`) are written only here and in the cogs.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
+from cogs import glossary
+from cogs.i18n import N_, Words
 from cogs.tables import (
     ActionRefused,
     AlreadySeated,
@@ -42,11 +47,9 @@ from cogs.tables import (
 from engine import (
     Card,
     Chopped,
-    Combo,
     Event,
+    Frozen,
     InstantWin,
-    Level,
-    NotYourTurn,
     Passed,
     Phase,
     Played,
@@ -55,176 +58,256 @@ from engine import (
     WentOut,
     can_beat,
     classify,
-    format_cards,
 )
 from engine.ai import HintWhy, Suggestion
 
-SOMETHING_WENT_WRONG = "Something went wrong; nothing was changed."
-UNKNOWN_BUTTON = "This button is not known any more."
-BOARD_MOVED = "This table's board moved to a newer message below."
-HAND_EXPIRED = ("This hand had stopped updating (Discord lets a bot update it for 15 minutes): "
-                "here it is again, up to date. Press again to act.")
-ALREADY_DONE = "Already done: this is your hand now."
+SOMETHING_WENT_WRONG = N_("Something went wrong; nothing was changed.")
+UNKNOWN_BUTTON = N_("This button is not known any more.")
+BOARD_MOVED = N_("This table's board moved to a newer message below.")
+NEED_MANAGE_SERVER = N_("You need the Manage Server permission for that.")
+HAND_EXPIRED = N_("This hand had stopped updating (Discord lets a bot update it for 15 "
+                  "minutes): here it is again, up to date. Press again to act.")
+ALREADY_DONE = N_("Already done: this is your hand now.")
+
+_COMPUTER = re.compile(r"^Computer (\d+) \((\w+)\)$")
 
 
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-def player(p: Player) -> str:
-    """A person as a mention, a computer player by its name."""
-    return mention(p.user_id) if p.user_id is not None else p.name
+def computer_name(w: Words, number: int, level: object) -> str:
+    """A computer player's name: ``Computer 2 (hard)`` / ``Máy 2 (khó)``."""
+    return w._("Computer {number} ({level})", number=number, level=glossary.level(w, level))
 
 
-def seat_name(live: LiveTable, seat: int | None) -> str:
+def player(w: Words, p: Player) -> str:
+    """A person as a mention, a computer player by its name in the reader's language."""
+    if p.user_id is not None:
+        return mention(p.user_id)
+    match = _COMPUTER.match(p.name)  # the table layer names computer seats in one fixed form
+    return computer_name(w, int(match[1]), match[2]) if match else p.name
+
+
+def seat_name(w: Words, live: LiveTable, seat: int | None) -> str:
     """Who sits in ``seat`` now ("nobody" for no seat)."""
     if seat is None:
-        return "nobody"
-    return player(Player.of(live.seats[seat]))
+        return w._("nobody")
+    return player(w, Player.of(live.seats[seat]))
 
 
-def describe_event(event: Event, name: Callable[[int], str]) -> str | None:
+def describe_event(w: Words, event: Event, name: Callable[[int], str]) -> str | None:
     """One line for a game event (``None``: not shown); ``name`` names a seat."""
     match event:
-        case Played(seat=seat, cards=cards, out_of_turn=out_of_turn):
-            extra = " (out of turn)" if out_of_turn else ""
-            return f"{name(seat)} played {format_cards(list(cards))}{extra}"
+        case Played(seat=seat, cards=cards, out_of_turn=True):
+            return w._("{player} played {cards} (out of turn)", player=name(seat),
+                       cards=glossary.cards(cards))
+        case Played(seat=seat, cards=cards):
+            return w._("{player} played {cards}", player=name(seat), cards=glossary.cards(cards))
         case Passed(seat=seat):
-            return f"{name(seat)} passed"
+            return w._("{player} passed", player=name(seat))
         case Chopped(seat=seat, victim=victim):
-            return f"{name(seat)} chopped {name(victim)}!"
+            return w._("{player} chopped {victim}!", player=name(seat), victim=name(victim))
         case TrickWon(seat=seat):
-            return f"{name(seat)} won the trick"
+            return w._("{player} won the trick", player=name(seat))
         case WentOut(seat=seat, place=place):
-            return f"{name(seat)} went out (place {place})"
-        case InstantWin(seat=seat, kind=kind):
-            return f"{name(seat)} wins instantly: {kind}"
+            return w._("{player} went out ({place})", player=name(seat),
+                       place=glossary.place(w, place))
+        case Frozen(seats=seats):
+            return w._("Cóng: {players} never played a card (last places, payments doubled)",
+                       players=", ".join(name(s) for s in seats))
+        case InstantWin(seat=seat, kind=kind, multiplier=times):
+            return w._("{player} wins at once: {win}", player=name(seat),
+                       win=glossary.instant_win(w, kind, times))
         case _:
             return None
 
 
-def board_event(live: LiveTable, event: Event) -> str | None:
+def board_event(w: Words, live: LiveTable, event: Event) -> str | None:
     """An event line on the board: people are mentioned."""
 
     def name(seat: int) -> str:
-        return seat_name(live, seat) if 0 <= seat < len(live.seats) else "?"
+        return seat_name(w, live, seat) if 0 <= seat < len(live.seats) else "?"
 
-    return describe_event(event, name)
-
-
-def _charge(charge: Charge) -> str:
-    note = (f"{charge.reason} {charge.paid:+d}" if charge.paid == charge.owed
-            else f"{charge.reason} {charge.paid:+d} (owed {charge.owed})")
-    return note.replace("+", "-", 1) if charge.payer else note
+    return describe_event(w, event, name)
 
 
-def result_lines(results: Results | None) -> list[str]:
+def _charge(w: Words, charge: Charge, results: GameResults) -> str:
+    if charge.reason == "instant_win" and results.instant_win is not None:
+        why = glossary.instant_win(w, results.instant_win, results.multiplier)
+    else:
+        why = glossary.reason(w, charge.reason)
+    paid = -charge.paid if charge.payer else charge.paid
+    amount = w.signed(paid) if paid else ("-0" if charge.payer else "+0")
+    if charge.paid == charge.owed:
+        return w._("{reason} {amount}", reason=why, amount=amount)
+    return w._("{reason} {amount} (owed {owed})", reason=why, amount=amount,
+               owed=w.num(charge.owed))
+
+
+def result_lines(w: Words, results: Results | None) -> list[str]:
     """The lines of a finished game's results, or of a closed table."""
     match results:
         case None:
             return []
         case TableClosedResults(reason=reason):
-            return [f"Table closed ({reason}). No chips moved for an unfinished game."]
+            why = (w._("cancelled") if str(reason) == "cancelled" else w._("everyone left"))
+            return [w._("Table closed ({reason}). No chips moved for an unfinished game.",
+                        reason=why)]
         case LegacyResults(lines=saved):
             return list(saved)
         case GameResults():
             lines: list[str] = []
             if results.instant_win is not None and results.winner is not None:
-                lines.append(f"Instant win for {player(results.winner)}: "
-                             f"{results.instant_win} (×{results.multiplier}).")
+                kind = glossary.instant_win_kind(w, results.instant_win)
+                if results.winner_hand:
+                    lines.append(w._("{player} wins at once with {hand}: {cards}",
+                                     player=player(w, results.winner), hand=kind,
+                                     cards=glossary.cards(results.winner_hand)))
+                else:
+                    lines.append(w._("{player} wins at once with {hand}.",
+                                     player=player(w, results.winner), hand=kind))
             for p in results.places:
-                why = "; ".join(dict.fromkeys(_charge(c) for c in p.charges))
-                lines.append(f"{p.place}. {player(p.player)} {p.chips:+d} chips"
-                             + (f" ({why})" if why else ""))
+                why = "; ".join(dict.fromkeys(_charge(w, c, results) for c in p.charges))
+                chips = w.ngettext("{amount} chip", "{amount} chips", abs(p.chips),
+                                   amount=w.signed(p.chips) if p.chips else "+0")
+                if why:
+                    line = w._("{place}. {player} {chips} ({why})", place=p.place,
+                               player=player(w, p.player), chips=chips, why=why)
+                else:
+                    line = w._("{place}. {player} {chips}", place=p.place,
+                               player=player(w, p.player), chips=chips)
+                if p.frozen:
+                    line += " — " + w._("cóng (frozen, pays double)")
+                lines.append(line)
             return lines
 
 
-def engine_refusal(error: TienLenError, waiting_for: Player | None = None) -> str:
-    """The engine's sentence for a refused play, with whose turn it is when it is not yours."""
-    if isinstance(error, NotYourTurn):
-        waiting = player(waiting_for) if waiting_for else "nobody"
-        return f"It is not your turn — waiting for {waiting}."
-    return str(error)
+def engine_refusal(w: Words, error: TienLenError, waiting_for: Player | None = None) -> str:
+    """The sentence for a refused play, with whose turn it is when it is not yours."""
+    return glossary.engine_refusal(w, error, player(w, waiting_for) if waiting_for else None)
 
 
-def refusal(error: TableError) -> str:
+def refusal(w: Words, error: TableError) -> str:
     """The sentence for a refusal of the table layer."""
     match error:
         case TableGone():
-            return "This table no longer exists."
+            return w._("This table no longer exists.")
         case TableClosed():
-            return "This table is closed."
-        case BadStake(minimum=minimum):
-            return f"The stake must be at least {minimum} chip{'s' if minimum != 1 else ''}."
+            return w._("This table is closed.")
+        case BadStake(minimum=minimum, maximum=None):
+            return w.ngettext("The stake must be at least {n} chip.",
+                              "The stake must be at least {n} chips.", minimum)
+        case BadStake(minimum=minimum, maximum=int() as maximum):
+            return w._("The stake must be from {minimum} to {maximum} chips: the poorest seated "
+                       "player holds {maximum}.", minimum=w.num(minimum), maximum=w.num(maximum))
         case BadSeatCount(low=low, high=high):
-            return f"A table has {low} to {high} seats."
+            return w._("A table has {low} to {high} seats.", low=low, high=high)
         case NotEnoughChips(chips=chips, stake=stake):
-            return f"You hold {chips} chips, less than the stake of {stake}. Try `/daily`."
+            return w.ngettext("You hold {n} chip, less than the stake of {stake}. Try `/daily`.",
+                              "You hold {n} chips, less than the stake of {stake}. Try `/daily`.",
+                              chips, stake=w.num(stake))
         case ShortOfChips(short=short, stake=stake):
             names = ", ".join(mention(user) for user in short)
-            return (f"The table waits: {names} {'holds' if len(short) == 1 else 'hold'} less than "
-                    f"the stake of {stake} chips (`/daily`, or leave the table).")
+            return w.ngettext(
+                "The table waits: {names} holds less than the stake of {stake} chips "
+                "(`/daily`, or leave the table).",
+                "The table waits: {names} hold less than the stake of {stake} chips "
+                "(`/daily`, or leave the table).",
+                len(short), names=names, stake=w.num(stake))
         case ChannelHasTable(table_id=table_id):
             link = ""
             if error.board_message_id and error.guild_id and error.channel_id:
                 link = (f" https://discord.com/channels/{error.guild_id}/{error.channel_id}/"
                         f"{error.board_message_id}")
-            return (f"This channel already has a table (#{table_id}): use its buttons, "
-                    f"or `/tienlen stop` it first.{link}")
+            return w._("This channel already has a table (#{table}): use its buttons, "
+                       "or `/tienlen stop` it first.{link}", table=table_id, link=link)
         case GameInProgress(starting=True):
-            return "A game is already in progress."
+            return w._("A game is already in progress.")
         case GameInProgress():
-            return "A game is in progress at this table."
+            return w._("A game is in progress at this table.")
         case AlreadySeated():
-            return "You are already seated at this table."
+            return w._("You are already seated at this table.")
         case TableFull():
-            return "This table is full."
+            return w._("This table is full.")
         case NotSeated(for_computers=True):
-            return "Only seated players can add computer players."
+            return w._("Only seated players can add computer players.")
         case NotSeated():
-            return "You are not seated at this table."
+            return w._("You are not seated at this table.")
         case UnknownLevel(level=level):
-            return f"Unknown level {level!r}: choose {', '.join(Level)}."
+            levels = ", ".join(glossary.level(w, x) for x in glossary.LEVELS)
+            return w._("Unknown level {level}: choose {levels}.", level=level, levels=levels)
         case NotHost(or_manager=True):
-            return "Only the host (or a member with Manage Server) can do that."
+            return w._("Only the host (or a member with Manage Server) can do that.")
+        case NotHost(for_stake=True):
+            return w._("Only the host can change the stake.")
         case NotHost():
-            return "Only the host can start the game."
+            return w._("Only the host can start the game.")
         case GameNotOver():
-            return "The game is not over yet."
+            return w._("The game is not over yet.")
         case TooFewSeats(minimum=minimum):
-            return f"At least {'two' if minimum == 2 else minimum} seats must be filled to start."
+            return w.ngettext("At least {n} seat must be filled to start.",
+                              "At least {n} seats must be filled to start.", minimum)
         case NoGame(over=True):
-            return "This game is over."
+            return w._("This game is over.")
         case NoGame():
-            return "No game is in progress at this table."
+            return w._("No game is in progress at this table.")
         case CardsGone(cards=cards):
-            verb = "was" if len(cards) == 1 else "were"
-            return f"{format_cards(list(cards))} {verb} already played."
+            return w.ngettext("{cards} was already played.", "{cards} were already played.",
+                              len(cards), cards=glossary.cards(cards))
         case TableChanged():
-            return "The table changed at the same moment; nothing was played."
+            return w._("The table changed at the same moment; nothing was played.")
         case StoreRefused():
-            return str(error)
+            return w._("The game could not start; nothing was changed.")
         case ActionRefused(error=engine_error, waiting_for=waiting):
-            return engine_refusal(engine_error, waiting)
+            return engine_refusal(w, engine_error, waiting)
         case _:
-            return str(error) or SOMETHING_WENT_WRONG
+            return w.marked(SOMETHING_WENT_WRONG)
 
 
-def short_of_chips_message(table_id: int, chips: int, stake: int) -> str:
+def stake_changed(w: Words, table_id: int, stake: int) -> str:
+    """The host changed the stake (said in the channel)."""
+    return w.ngettext("Table #{table}: the stake is now **{n}** chip per unit from the next deal.",
+                      "Table #{table}: the stake is now **{n}** chips per unit from the next deal.",
+                      stake, table=table_id)
+
+
+def short_of_chips_message(w: Words, table_id: int, chips: int, stake: int) -> str:
     """The direct message to a seated person who holds less than the stake."""
-    return (f"Table #{table_id} is waiting for you: you hold {chips} chips, less than its "
-            f"stake of {stake}. Claim `/daily` there, or leave the table.")
+    return w.ngettext(
+        "Table #{table} is waiting for you: you hold {n} chip, less than its stake of {stake}. "
+        "Claim `/daily` there, or leave the table.",
+        "Table #{table} is waiting for you: you hold {n} chips, less than its stake of {stake}. "
+        "Claim `/daily` there, or leave the table.",
+        chips, table=table_id, stake=w.num(stake))
 
 
-def action_done(cards: Sequence[Card] | None, *, exchange: bool) -> str:
+def board_lost_message(w: Words, table_id: int, channel_id: int) -> str:
+    """The direct message to a host whose table closed because its board cannot be shown."""
+    channel = f"<#{channel_id}>"
+    return w._("Table #{table} in {channel} is closed: I can no longer post or edit its board "
+               "there (a permission was removed, or the channel or the board was deleted). No "
+               "chips moved for an unfinished game; the channel is free for a new table.",
+               table=table_id, channel=channel)
+
+
+def missing_permissions(w: Words, names: Sequence[str]) -> str:
+    """The refusal of `/tienlen start` where the bot lacks channel permissions."""
+    return w._("I cannot run a table in this channel: I am missing {permissions}. Ask a server "
+               "manager to give me those permissions here, or use another channel.",
+               permissions=", ".join(names))
+
+
+def action_done(w: Words, cards: Sequence[Card] | None, *, exchange: bool) -> str:
     """The note under a hand after a play, a pass or cards given back."""
     if cards is None:
-        return "You passed."
-    verb = "gave back" if exchange else "played"
-    return f"You {verb} " + " ".join(map(str, cards)) + "."
+        return w._("You passed.")
+    if exchange:
+        return w._("You gave back {cards}.", cards=glossary.cards(cards))
+    return w._("You played {cards}.", cards=glossary.cards(cards))
 
 
-def hand_status(live: LiveTable, seat: int, cards: Sequence[Card]) -> tuple[str, bool]:
+def hand_status(w: Words, live: LiveTable, seat: int, cards: Sequence[Card]) -> tuple[str, bool]:
     """The status line under a hand with ``cards`` selected, and whether `Play` is enabled."""
     game = live.game
     assert game is not None
@@ -233,125 +316,140 @@ def hand_status(live: LiveTable, seat: int, cards: Sequence[Card]) -> tuple[str,
     if game.phase is Phase.EXCHANGE:
         need = game.pending_returns.get(seat, 0)
         if not need:
-            return "Waiting for the card exchange to finish.", False
+            return w._("Waiting for the card exchange to finish."), False
         ok = len(selected) == need
-        return (
-            f"Card exchange: select {need} card{'s' if need > 1 else ''} to give back"
-            + (" — ready." if ok else "."),
-            ok,
-        )
+        if ok:
+            return w.ngettext("Card exchange: select {n} card to give back — ready.",
+                              "Card exchange: select {n} cards to give back — ready.", need), True
+        return w.ngettext("Card exchange: select {n} card to give back.",
+                          "Card exchange: select {n} cards to give back.", need), False
     if not selected:
         if game.current == seat:
-            lead = game.table is None
-            return ("Your lead: select cards to play." if lead else "Your turn."), False
-        return f"Waiting for {seat_name(live, game.current)}.", False
+            if game.table is None:
+                return w._("Your lead: select cards to play."), False
+            return w._("Your turn."), False
+        if game.current is None:
+            return w._("The game is over."), False
+        return w._("Waiting for {player}.", player=seat_name(w, live, game.current)), False
     try:
         combo = classify(selected, rules)
     except (TienLenError, ValueError):
         combo = None
     if combo is None:
-        return f"{' '.join(map(str, selected))} is not a combination.", False
-    text = combo.describe()
+        return w._("{cards} is not a combination.", cards=glossary.cards(selected)), False
+    what = glossary.combo(w, combo)
     if game.table is None:
         beats = True
-        text += " — a lead."
+        text = w._("{play} — a lead.", play=what)
     else:
         beats = game.can_play(seat, selected) or can_beat(
             combo, game.table, game.rules, chop_context=game.chop_context)
-        table = " ".join(map(str, game.table.cards))
-        text += (f" — beats the {table} on the table." if beats
-                 else f" — does not beat the {table} on the table.")
+        table = glossary.cards(game.table.cards)
+        text = (w._("{play} — beats the {table} on the table.", play=what, table=table) if beats
+                else w._("{play} — does not beat the {table} on the table.", play=what,
+                         table=table))
     if beats and not game.can_play(seat, selected):
         try:
             game.verify_play(seat, selected)
         except TienLenError as error:
             current = None if game.current is None else Player.of(live.seats[game.current])
-            text += f" But: {engine_refusal(error, current)}"
+            text = w._("{status} But: {reason}", status=text,
+                       reason=engine_refusal(w, error, current))
     return text, beats
 
 
-def _plays(n: int) -> str:
-    return f"{n} play{'s' if n != 1 else ''}"
+def _plays(w: Words, n: int) -> str:
+    return w.ngettext("{n} play", "{n} plays", n)
 
 
-def _short(combo: Combo) -> str:
-    """A combination in a few words: "pair of Qs", "single 7♥", "sequence 8-9-10"."""
-    return combo.describe().split(",")[0]
-
-
-def hint_note(*, exchange: bool, suggestion: Suggestion | None = None) -> str:
+def hint_note(w: Words, *, exchange: bool, suggestion: Suggestion | None = None) -> str:
     """The one line under a hand after `Hint`: what is suggested and why."""
     if exchange or suggestion is None:
-        return "Hint: give back these cards, the ones that fit no combination."
+        return w._("Hint: give back these cards, the ones that fit no combination.")
     play, left, kept = suggestion.play, suggestion.plays_left, suggestion.kept
     match suggestion.why:
         case HintWhy.GO_OUT:
-            return "Hint: play your last cards and go out."
+            return w._("Hint: play your last cards and go out.")
         case HintWhy.LEAD_LOWEST:
-            return f"Hint: lead your lowest single; {_plays(left)} left after it."
+            return w._("Hint: lead your lowest single; {plays} left after it.",
+                       plays=_plays(w, left))
         case HintWhy.LEAD_PLAN if play is not None:
-            return (f"Hint: lead the {_short(play)}, the weakest part of your hand; "
-                    f"{_plays(left)} left after it.")
+            return w._("Hint: lead the {play}, the weakest part of your hand; {plays} left "
+                       "after it.", play=glossary.combo_short(w, play), plays=_plays(w, left))
         case HintWhy.CHOP if play is not None:
-            return f"Hint: chop with the {_short(play)}."
+            return w._("Hint: chop with the {play}.", play=glossary.combo_short(w, play))
         case HintWhy.BLOCK if play is not None:
-            cards = suggestion.opponent_cards or 1
-            return (f"Hint: beat it now with the {_short(play)}: someone has only {cards} "
-                    f"card{'s' if cards != 1 else ''} left.")
+            return w.ngettext("Hint: beat it now with the {play}: someone has only {n} card left.",
+                              "Hint: beat it now with the {play}: someone has only {n} cards "
+                              "left.", suggestion.opponent_cards or 1,
+                              play=glossary.combo_short(w, play))
         case HintWhy.FITS_PLAN if play is not None:
-            return (f"Hint: the {_short(play)} beats it without breaking up your hand; "
-                    f"{_plays(left)} left after it.")
+            return w._("Hint: the {play} beats it without breaking up your hand; {plays} left "
+                       "after it.", play=glossary.combo_short(w, play), plays=_plays(w, left))
         case HintWhy.KEEP if kept is not None:
-            return (f"Hint: pass — keep your {_short(kept)} for later: passing keeps a "
-                    f"{left}-play plan.")
+            return w._("Hint: pass — keep your {play} for later: passing keeps a {n}-play plan.",
+                       play=glossary.combo_short(w, kept), n=w.num(left))
         case HintWhy.KEEP_CONTROL if kept is not None:
-            return f"Hint: pass — keep your {_short(kept)} to win a trick later."
+            return w._("Hint: pass — keep your {play} to win a trick later.",
+                       play=glossary.combo_short(w, kept))
         case HintWhy.NO_PLAY:
-            return "Hint: pass — nothing in your hand beats the table."
+            return w._("Hint: pass — nothing in your hand beats the table.")
         case _:
-            return "Hint: nothing to do now — wait for your turn."
+            return w._("Hint: nothing to do now — wait for your turn.")
 
 
-def hand_turn_line(live: LiveTable, seat: int) -> str:
+def hand_turn_line(w: Words, live: LiveTable, seat: int) -> str:
     """Whose turn it is, seen from ``seat`` ("Your turn" stands out), with the time left."""
     game = live.game
     assert game is not None
     actor = game.actor
-    until = f" (ends <t:{int(live.deadline)}:R>)" if live.deadline else ""
     if game.is_over:
-        return "**Game over** — the results are on the board."
+        return w._("**Game over** — the results are on the board.")
+    until = f"<t:{int(live.deadline)}:R>" if live.deadline else ""
     if actor == seat:
         if game.phase is Phase.EXCHANGE:
-            return f"🟢 **Your turn** — give back cards{until}"
-        lead = game.phase is Phase.PLAY and game.table is None
-        return f"🟢 **Your turn**{' — you lead' if lead else ''}{until}"
-    return f"Turn: {seat_name(live, actor)}{until}"
+            return (w._("🟢 **Your turn** — give back cards (ends {until})", until=until) if until
+                    else w._("🟢 **Your turn** — give back cards"))
+        if game.phase is Phase.PLAY and game.table is None:
+            return (w._("🟢 **Your turn** — you lead (ends {until})", until=until) if until
+                    else w._("🟢 **Your turn** — you lead"))
+        return (w._("🟢 **Your turn** (ends {until})", until=until) if until
+                else w._("🟢 **Your turn**"))
+    who = seat_name(w, live, actor)
+    return (w._("Turn: {player} (ends {until})", player=who, until=until) if until
+            else w._("Turn: {player}", player=who))
 
 
-def hand_table_line(live: LiveTable) -> str:
+def hand_table_line(w: Words, live: LiveTable) -> str:
     """The play to beat and by whom."""
     game = live.game
     assert game is not None
     if game.phase is Phase.EXCHANGE:
-        return "Card exchange before play."
+        return w._("Card exchange before play.")
     if game.table is None:
-        return "To beat: nothing — a new lead."
-    by = seat_name(live, game.last_play_seat) if game.last_play_seat is not None else "?"
-    return f"To beat: {format_cards(list(game.table.cards))} by {by}"
+        return w._("To beat: nothing — a new lead.")
+    by = seat_name(w, live, game.last_play_seat) if game.last_play_seat is not None else "?"
+    return w._("To beat: {cards} by {player}", cards=glossary.cards(game.table.cards), player=by)
 
 
-def hand_counts_line(live: LiveTable) -> str:
+def hand_counts_line(w: Words, live: LiveTable) -> str:
     """Every seat's card count, in seat order (who passed, who is out)."""
     game = live.game
     assert game is not None
     parts = []
     for i in range(len(live.seats)):
         count = len(game.hands[i])
-        flag = " out" if count == 0 else (" passed" if i in game.passed else "")
-        parts.append(f"{seat_name(live, i)} {count}{flag}")
-    return "Cards: " + " · ".join(parts)
+        who = seat_name(w, live, i)
+        if count == 0:
+            parts.append(w._("{player} {n} out", player=who, n=w.num(count)))
+        elif i in game.passed:
+            parts.append(w._("{player} {n} passed", player=who, n=w.num(count)))
+        else:
+            parts.append(f"{who} {w.num(count)}")
+    return w._("Cards: {counts}", counts=" · ".join(parts))
 
 
-def turn_reminder(user_id: int, seconds_left: int) -> str:
+def turn_reminder(w: Words, user_id: int, seconds_left: int) -> str:
     """The channel message that reminds a person of their turn (it mentions only them)."""
-    return f"{mention(user_id)}, your turn — {seconds_left} s left."
+    return w._("{player}, your turn — {seconds} s left.", player=mention(user_id),
+               seconds=w.num(seconds_left))

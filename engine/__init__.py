@@ -5,6 +5,7 @@ from engine.combos import Combo, ComboKind, can_beat, classify
 from engine.errors import (
     CannotPassOnLead,
     CardsNotInHand,
+    Cause,
     GameFinished,
     IllegalPlay,
     InvalidCards,
@@ -20,18 +21,18 @@ from engine.events import (
     Dealt,
     Event,
     Exchanged,
+    Frozen,
     GameOver,
     InstantWin,
-    InstantWinKind,
     Passed,
     Played,
-    Termination,
     TrickWon,
     WentOut,
     event_from_dict,
 )
-from engine.game import Game, Outcome, Phase, instant_win_of
+from engine.game import Game, Phase
 from engine.level import Level
+from engine.outcome import InstantWinKind, Outcome, Termination, instant_win_of
 from engine.rules import Rules
 from engine.settle import Settlement, Transfer, settle  # the function shadows the module name
 
@@ -39,12 +40,14 @@ __all__ = [
     "CannotPassOnLead",
     "Card",
     "CardsNotInHand",
+    "Cause",
     "Chopped",
     "Combo",
     "ComboKind",
     "Dealt",
     "Event",
     "Exchanged",
+    "Frozen",
     "Game",
     "GameFinished",
     "GameOver",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import IntEnum, unique
 from functools import cache
 
-from engine.errors import InvalidCards
+from engine.errors import Cause, InvalidCards
 
 __all__ = [
     "Card",
@@ -151,7 +151,8 @@ def parse_card(token: str) -> Card:
         suit = _SUIT_BY_TEXT.get(upper[-1])
         if rank is not None and suit is not None:
             return _ALL_CARDS[(rank, suit)]
-    raise InvalidCards(f"{token!r} is not a card (write cards like 3S, 10H, TD, QC or 2♥)")
+    raise InvalidCards(f"{token!r} is not a card (write cards like 3S, 10H, TD, QC or 2♥)",
+                       token=token)
 
 
 _SPLIT = re.compile(r"[\s,;]+")
@@ -172,7 +173,7 @@ def parse_cards(text: str | Iterable[Card | str]) -> list[Card]:
         elif isinstance(item, str):
             out.append(parse_card(item))
         else:
-            raise InvalidCards(f"{item!r} is not a card")
+            raise InvalidCards(f"{item!r} is not a card", token=repr(item))
     return out
 
 
@@ -218,9 +219,11 @@ class Layout:
             field = (mask // bit) & 3
             if field >= decks:
                 if decks == 1:
-                    raise InvalidCards(f"{card} is given twice, but there is only one deck")
+                    raise InvalidCards(f"{card} is given twice, but there is only one deck",
+                                       cause=Cause.DUPLICATE, card=card, times=2, decks=1)
                 raise InvalidCards(
-                    f"{card} is given {field + 1} times, but there are only {decks} decks"
+                    f"{card} is given {field + 1} times, but there are only {decks} decks",
+                    cause=Cause.DUPLICATE, card=card, times=field + 1, decks=decks,
                 )
             mask += bit
         return mask

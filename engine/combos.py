@@ -19,6 +19,8 @@ __all__ = [
     "can_beat",
     "classify",
     "classify_mask",
+    "double_quad_beats",
+    "double_quads",
     "legal_leads",
     "legal_responses",
 ]
@@ -32,11 +34,13 @@ class ComboKind(Enum):
     QUAD = "quad"
     SEQUENCE = "sequence"
     DOUBLE_SEQUENCE = "double_sequence"
+    DOUBLE_QUAD = "double_quad"
+    """Two quads of consecutive ranks (only with the ``double_quad`` rule)."""
 
     @property
     def is_bomb(self) -> bool:
-        """Quads and double sequences are bombs ("chặt")."""
-        return self is ComboKind.QUAD or self is ComboKind.DOUBLE_SEQUENCE
+        """Quads, double sequences and double quads are bombs ("chặt")."""
+        return self in _BOMBS
 
 
 SINGLE = ComboKind.SINGLE
@@ -45,6 +49,8 @@ TRIPLE = ComboKind.TRIPLE
 QUAD = ComboKind.QUAD
 SEQUENCE = ComboKind.SEQUENCE
 DOUBLE_SEQUENCE = ComboKind.DOUBLE_SEQUENCE
+DOUBLE_QUAD = ComboKind.DOUBLE_QUAD
+_BOMBS = frozenset({QUAD, DOUBLE_SEQUENCE, DOUBLE_QUAD})
 _OF_A_KIND: tuple[ComboKind | None, ...] = (None, SINGLE, PAIR, TRIPLE, QUAD)
 _TWO = 12  # rank index of the 2
 
@@ -164,14 +170,19 @@ class Combo(tuple[ComboKind, int, Layout]):
             return f"three {rank.plural}, {top} high"
         if kind is QUAD:
             return f"four {rank.plural}"
+        if kind is DOUBLE_QUAD:
+            return f"four {Rank(rank - 1).plural} and four {rank.plural}"
         ranks = "-".join(Rank(r).label for r in range(self.low_rank, rank + 1))
         if kind is SEQUENCE:
             return f"sequence {ranks}, {top} high"
         return f"{self.length} consecutive pairs {ranks}, {top} high"
 
 
-def classify_mask(mask: int) -> ComboKind | None:
-    """The kind of combination a non-empty count mask forms, or ``None``."""
+def classify_mask(mask: int, double_quad: bool = False) -> ComboKind | None:
+    """The kind of combination a non-empty count mask forms, or ``None``.
+
+    Two quads of consecutive ranks are a combination only with ``double_quad``.
+    """
     if not mask:
         return None
     lo = ((mask & -mask).bit_length() - 1) >> 3
@@ -179,7 +190,16 @@ def classify_mask(mask: int) -> ComboKind | None:
     if lo == hi:
         n = COUNT8[(mask >> (8 * lo)) & 255]
         return _OF_A_KIND[n] if n <= 4 else None
-    if hi == _TWO or hi - lo < 2:
+    if hi == _TWO:
+        return None
+    if hi - lo < 2:
+        if (
+            double_quad
+            and hi - lo == 1
+            and COUNT8[(mask >> (8 * lo)) & 255] == 4
+            and COUNT8[(mask >> (8 * hi)) & 255] == 4
+        ):
+            return DOUBLE_QUAD
         return None
     g = mask >> (8 * lo)
     first = COUNT8[g & 255]
@@ -201,9 +221,10 @@ def classify(cards: Iterable[Card | str] | str, rules: Rules | None = None, *,
     """
     from engine.cards import parse_cards
 
-    layout = (rules or _DEFAULT_RULES).layout
+    rules = rules or _DEFAULT_RULES
+    layout = rules.layout
     mask = layout.to_mask(parse_cards(cards), decks)
-    kind = classify_mask(mask)
+    kind = classify_mask(mask, rules.double_quad)
     if kind is None:
         return None
     return Combo(kind, mask, layout)
@@ -229,7 +250,7 @@ def chop_spec(rules: Rules, kind: ComboKind, mask: int, chop_context: bool) -> C
         if top_rank != _TWO:
             return _NO_CHOP
         return _TWOS_SPECS[table][COUNT8[(mask >> 96) & 255] - 1]
-    if kind is SEQUENCE or table == "narrow":
+    if kind is SEQUENCE or kind is DOUBLE_QUAD or table == "narrow":
         return _NO_CHOP
     if rules.bombs_need_chop_context and not chop_context:
         return _NO_CHOP
@@ -241,6 +262,26 @@ def chop_spec(rules: Rules, kind: ComboKind, mask: int, chop_context: bool) -> C
     if table == "default":
         return (True, 4, 12) if pairs == 3 else (False, pairs + 1, 12)
     return (True, 4, 4) if pairs == 3 else _NO_CHOP
+
+
+def double_quad_beats(rules: Rules, kind: ComboKind, mask: int, chop_context: bool) -> bool:
+    """Whether a double quad (with the ``double_quad`` rule) beats the table (kind, mask) other
+    than a lower double quad: 2s short of four, any quad and three to five consecutive pairs (a
+    bomb on a bomb needs a chopped 2 with ``bombs_need_chop_context``), under every chop table."""
+    if not rules.double_quad:
+        return False
+    top_rank = (mask.bit_length() - 1) >> 3
+    if kind is SINGLE or kind is PAIR or kind is TRIPLE:
+        return top_rank == _TWO
+    if kind is QUAD:
+        if top_rank == _TWO:
+            return False
+    elif kind is DOUBLE_SEQUENCE:
+        if top_rank - (((mask & -mask).bit_length() - 1) >> 3) + 1 > 5:
+            return False
+    else:
+        return False
+    return chop_context or not rules.bombs_need_chop_context
 
 
 def beats_mask(rules: Rules, pkind: ComboKind, pmask: int, tkind: ComboKind, tmask: int,
@@ -258,6 +299,8 @@ def beats_mask(rules: Rules, pkind: ComboKind, pmask: int, tkind: ComboKind, tma
                 return False
         else:
             return (pmask.bit_length() - 1) >> 1 > (tmask.bit_length() - 1) >> 1
+    if pkind is DOUBLE_QUAD:
+        return double_quad_beats(rules, tkind, tmask, chop_context)
     if not (pkind is QUAD or pkind is DOUBLE_SEQUENCE):
         return False
     quad_ok, lo, hi = chop_spec(rules, tkind, tmask, chop_context)
@@ -290,11 +333,30 @@ def may_lead(rules: Rules, kind: ComboKind, mask: int) -> bool:
     return True
 
 
+def double_quads(hand: int, layout: Layout, above: int = -1) -> list[Combo]:
+    """Every double quad in the hand whose top card index is above ``above``."""
+    out: list[Combo] = []
+    new = tuple.__new__
+    lower: tuple[int, ...] = ()
+    for r in range(_TWO):
+        p = (hand >> (8 * r)) & 255
+        quads = SUBS[r][p][4] if COUNT8[p] >= 4 else ()
+        if lower and quads:
+            for q in quads:
+                if (q.bit_length() - 1) >> 1 > above:
+                    for a in lower:
+                        out.append(new(Combo, (DOUBLE_QUAD, a | q, layout)))
+        lower = quads
+    return out
+
+
 # --------------------------------------------------------------------------- generation
 
 
-def legal_leads(hand: int, layout: Layout, allow_ds3: bool = True) -> list[Combo]:
-    """Every distinct combination in the hand (count mask), as combos."""
+def legal_leads(hand: int, layout: Layout, allow_ds3: bool = True,
+                double_quad: bool = False) -> list[Combo]:
+    """Every distinct combination in the hand (count mask), as combos (double quads too with
+    ``double_quad``)."""
     out: list[Combo] = []
     app = out.append
     new = tuple.__new__
@@ -351,6 +413,8 @@ def legal_leads(hand: int, layout: Layout, allow_ds3: bool = True) -> list[Combo
         elif d1:
             d1 = ()
             d2, d3, d4 = [], [], []
+    if double_quad:
+        out += double_quads(hand, layout)
     return out
 
 
@@ -399,6 +463,8 @@ def legal_responses(hand: int, table: Combo, rules: Rules, chop_context: bool) -
                 for q in SUBS[r][p][k]:
                     if (q.bit_length() - 1) >> 1 > t:
                         app(new(Combo, (tkind, q, layout)))
+    elif tkind is DOUBLE_QUAD:
+        out += double_quads(hand, layout, t)
     else:
         length = (t >> 2) - (((tmask & -tmask).bit_length() - 1) >> 3) + 1
         k = 1 if tkind is SEQUENCE else 2
@@ -418,4 +484,6 @@ def legal_responses(hand: int, table: Combo, rules: Rules, chop_context: bool) -
                 break  # no run of n pairs means none longer either
             for m in runs:
                 app(new(Combo, (DOUBLE_SEQUENCE, m, layout)))
+    if rules.double_quad and double_quad_beats(rules, tkind, tmask, chop_context):
+        out += double_quads(hand, layout)
     return out

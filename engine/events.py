@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from enum import StrEnum, unique
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from engine.cards import Card, parse_cards
 from engine.combos import ComboKind
+from engine.outcome import InstantWinKind, Termination
 from engine.rules import Rules
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "Dealt",
     "Event",
     "Exchanged",
+    "Frozen",
     "GameOver",
     "InstantWin",
     "InstantWinKind",
@@ -31,59 +33,6 @@ __all__ = [
     "WentOut",
     "event_from_dict",
 ]
-
-
-@unique
-class InstantWinKind(StrEnum):
-    """Hands that win at once (RULES.md §8), best first."""
-
-    DRAGON = "dragon"
-    THIRTEEN_ONE_COLOUR = "thirteen_one_colour"
-    FOUR_TWOS = "four_twos"
-    PARTIAL_DRAGON = "partial_dragon"
-    SIX_PAIRS = "six_pairs"
-    FIVE_CONSECUTIVE_PAIRS = "five_consecutive_pairs"
-    TWELVE_ONE_COLOUR = "twelve_one_colour"
-
-    @property
-    def multiplier(self) -> int:
-        return _MULTIPLIERS[self]
-
-    @property
-    def label(self) -> str:
-        return _LABELS[self]
-
-
-_MULTIPLIERS = {
-    InstantWinKind.DRAGON: 4,
-    InstantWinKind.THIRTEEN_ONE_COLOUR: 4,
-    InstantWinKind.FOUR_TWOS: 3,
-    InstantWinKind.PARTIAL_DRAGON: 2,
-    InstantWinKind.SIX_PAIRS: 2,
-    InstantWinKind.FIVE_CONSECUTIVE_PAIRS: 2,
-    InstantWinKind.TWELVE_ONE_COLOUR: 2,
-}
-_LABELS = {
-    InstantWinKind.DRAGON: "dragon (3 to 2)",
-    InstantWinKind.THIRTEEN_ONE_COLOUR: "thirteen cards of one colour",
-    InstantWinKind.FOUR_TWOS: "four 2s",
-    InstantWinKind.PARTIAL_DRAGON: "dragon (3 to A)",
-    InstantWinKind.SIX_PAIRS: "six pairs",
-    InstantWinKind.FIVE_CONSECUTIVE_PAIRS: "five consecutive pairs",
-    InstantWinKind.TWELVE_ONE_COLOUR: "twelve cards of one colour",
-}
-
-
-@unique
-class Termination(StrEnum):
-    """How a game ended."""
-
-    EMPTIED_HANDS = "emptied_hands"
-    """``end = "to_last"``: all but one player emptied their hands."""
-    FIRST_OUT = "first_out"
-    """``end = "first_out"``: the first player to empty their hand won."""
-    INSTANT_WIN = "instant_win"
-    """A dealt hand won at once."""
 
 
 def _codes(cards: Iterable[Card]) -> list[str]:
@@ -203,6 +152,17 @@ class WentOut(_Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Frozen(_Event):
+    """With ``cong``: when the first player went out, these seats had not played a card. They take
+    the last places at once (``places``, in the same order), their hands are no longer played and
+    their payments are doubled."""
+
+    TYPE: ClassVar[str] = "frozen"
+    seats: tuple[int, ...]
+    places: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class InstantWin(_Event):
     TYPE: ClassVar[str] = "instant_win"
     seat: int
@@ -219,11 +179,16 @@ class GameOver(_Event):
     reason: Termination = Termination.EMPTIED_HANDS
 
 
-Event = Dealt | Exchanged | Played | Passed | Chopped | TrickWon | WentOut | InstantWin | GameOver
+Event = (
+    Dealt | Exchanged | Played | Passed | Chopped | TrickWon | WentOut | Frozen | InstantWin
+    | GameOver
+)
 
 _TYPES: dict[str, type[_Event]] = {
     cls.TYPE: cls
-    for cls in (Dealt, Exchanged, Played, Passed, Chopped, TrickWon, WentOut, InstantWin, GameOver)
+    for cls in (
+        Dealt, Exchanged, Played, Passed, Chopped, TrickWon, WentOut, Frozen, InstantWin, GameOver
+    )
 }
 
 
@@ -260,6 +225,8 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
         return TrickWon(int(data["seat"]), int(data["trick"]))
     if kind == "went_out":
         return WentOut(int(data["seat"]), int(data["place"]))
+    if kind == "frozen":
+        return Frozen(tuple(int(s) for s in data["seats"]), tuple(int(p) for p in data["places"]))
     if kind == "instant_win":
         return InstantWin(int(data["seat"]), InstantWinKind(data["kind"]), int(data["multiplier"]))
     if kind == "game_over":

@@ -10,13 +10,11 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum, unique
 from typing import Any
 
 from engine.cards import Card, Layout, count_cards, full_deck, parse_cards
 from engine.combos import (
-    COUNT8,
     DOUBLE_SEQUENCE,
     Combo,
     ComboKind,
@@ -30,6 +28,7 @@ from engine.combos import (
 from engine.errors import (
     CannotPassOnLead,
     CardsNotInHand,
+    Cause,
     GameFinished,
     IllegalPlay,
     InvalidCards,
@@ -45,16 +44,16 @@ from engine.events import (
     Dealt,
     Event,
     Exchanged,
+    Frozen,
     GameOver,
     InstantWin,
-    InstantWinKind,
     Passed,
     Played,
-    Termination,
     TrickWon,
     WentOut,
     event_from_dict,
 )
+from engine.outcome import InstantWinKind, Outcome, Termination, instant_win_of
 from engine.rules import Rules
 
 __all__ = ["Game", "Outcome", "Phase", "instant_win_of"]
@@ -68,89 +67,6 @@ class Phase(StrEnum):
     """Between games with card exchange: the winner and second give cards back."""
     PLAY = "play"
     OVER = "over"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended; scoring and the store read this, never the live game."""
-
-    places: list[int]
-    """Every seat, best first."""
-    reason: Termination
-    instant_win: InstantWinKind | None = None
-    multiplier: int | None = None
-    """The instant win's multiplier, or ``None`` for a game that was played out."""
-    cards_left: list[int] = field(default_factory=list)
-    """Cards each seat still held at the end, by seat."""
-
-    @property
-    def winner(self) -> int:
-        return self.places[0]
-
-    @property
-    def loser(self) -> int:
-        return self.places[-1]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "places": list(self.places),
-            "reason": str(self.reason),
-            "instant_win": None if self.instant_win is None else str(self.instant_win),
-            "multiplier": self.multiplier,
-            "cards_left": list(self.cards_left),
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Outcome:
-        iw = data.get("instant_win")
-        return cls(
-            places=[int(p) for p in data["places"]],
-            reason=Termination(data["reason"]),
-            instant_win=None if iw is None else InstantWinKind(iw),
-            multiplier=data.get("multiplier"),
-            cards_left=[int(c) for c in data.get("cards_left", [])],
-        )
-
-
-_LOW_FIELDS = int("01" * 52, 2)
-
-
-def instant_win_of(cards: CardsLike | int, rules: Rules | None = None) -> InstantWinKind | None:
-    """The best instant win (RULES.md §8) a hand qualifies for, or ``None``.
-
-    Colour wins compare with the hand's size: "13 cards of one colour" means every card of the
-    hand, "12" all but one (so a 17-card hand needs 17 or 16). Hands of fewer than 13 cards
-    (fixed hands in tests) never win at once.
-    """
-    layout = (rules or Rules()).layout
-    mask = cards if isinstance(cards, int) else layout.to_mask(parse_cards(cards), 2)
-    counts = [COUNT8[(mask >> (8 * r)) & 255] for r in range(13)]
-    size = sum(counts)
-    if size < 13:
-        return None  # only dealt hands (13 or 17 cards) win at once
-    if all(counts):
-        return InstantWinKind.DRAGON
-    red_positions = [i for i, s in enumerate(layout.order) if s.is_red]
-    red_byte = sum(3 << (2 * i) for i in red_positions)
-    red_mask = int.from_bytes(bytes([red_byte]) * 13, "little")
-    reds = count_cards(mask & red_mask)
-    most = max(reds, size - reds)
-    if most == size and size >= 13:
-        return InstantWinKind.THIRTEEN_ONE_COLOUR
-    if counts[12] >= 4:
-        return InstantWinKind.FOUR_TWOS
-    if all(counts[:12]):
-        return InstantWinKind.PARTIAL_DRAGON
-    if sum(c // 2 for c in counts) >= 6:
-        return InstantWinKind.SIX_PAIRS
-    run = 0
-    for c in counts[:12]:
-        run = run + 1 if c >= 2 else 0
-        if run >= 5:
-            return InstantWinKind.FIVE_CONSECUTIVE_PAIRS
-    if most == size - 1 and size >= 13:
-        return InstantWinKind.TWELVE_ONE_COLOUR
-    return None
 
 
 class Game:
@@ -186,6 +102,7 @@ class Game:
         self._must: int = 0  # count-mask bit of the card the first play must include, or 0
         self._pending: dict[int, int] = {}
         self._return_to: dict[int, int] = {}
+        self._frozen: list[int] = []  # with cong: seats frozen when the first player went out
         self._layout: Layout = Rules().layout
         self.events = []
         self.outcome = None
@@ -234,11 +151,13 @@ class Game:
             dealt = [deck[i * size : (i + 1) * size] for i in range(n)]
         else:
             if len(hands) != n:
-                raise InvalidCards(f"{len(hands)} hands were given for {n} seats")
+                raise InvalidCards(f"{len(hands)} hands were given for {n} seats",
+                                   cause=Cause.BAD_DEAL)
             dealt = [parse_cards(h) for h in hands]
             layout.to_mask([c for h in dealt for c in h], decks)  # checks duplicates
             if any(not h for h in dealt):
-                raise InvalidCards("every seat must be dealt at least one card")
+                raise InvalidCards("every seat must be dealt at least one card",
+                                   cause=Cause.BAD_DEAL)
         masks = [layout.to_mask(h, decks) for h in dealt]
         must: Card | None = None
         if leader is not None:
@@ -252,7 +171,7 @@ class Game:
             if first_game or not rules.winner_leads_next:
                 must = layout.card_at[(lowest[0] - 1) >> 1]
         prev = None
-        if previous_places is not None and rules.card_exchange and n >= 4:
+        if previous_places is not None and rules.card_exchange != "off" and n >= 4:
             prev = tuple(int(p) for p in previous_places)
             if sorted(prev) != list(range(n)):
                 raise ValueError("previous_places must list every seat once")
@@ -290,7 +209,7 @@ class Game:
         if isinstance(previous, Game):
             outcome = previous.outcome
             if outcome is None:
-                raise WrongPhase("the previous game is not over yet")
+                raise WrongPhase("the previous game is not over yet", cause=Cause.NOT_OVER)
             rules = rules or previous.rules
             players = previous.players if players is None else players
             direction = previous.direction if direction is None else direction
@@ -339,10 +258,15 @@ class Game:
         game.phase = Phase.PLAY
         game.events = [dealt]
         prev = dealt.previous_places
-        if prev is not None and len(prev) == n and n >= 4 and rules.card_exchange:
+        if prev is not None and len(prev) == n and n >= 4 and rules.card_exchange != "off":
             winner, second, second_last, last = prev[0], prev[1], prev[-2], prev[-1]
+            tribute = rules.card_exchange == "tribute"
             game._give(last, winner, game._top_cards(last, 2), returned=False)
-            game._give(second_last, second, game._top_cards(second_last, 1), returned=False)
+            game._give(second_last, second, game._top_cards(second_last, 2 if tribute else 1),
+                       returned=False)
+            if tribute:  # nothing is given back: play starts at once
+                game._start_play()
+                return game
             game._pending = {winner: 2, second: 1}
             game._return_to = {winner: last, second: second_last}
             game.phase = Phase.EXCHANGE
@@ -470,7 +394,9 @@ class Game:
         if seat == self.current:
             table = self.table
             if table is None:
-                plays = legal_leads(hand, self._layout, self.rules.double_seq3_may_lead)
+                rules = self.rules
+                plays = legal_leads(hand, self._layout, rules.double_seq3_may_lead,
+                                    rules.double_quad)
                 must = self._must
                 if must:
                     plays = [c for c in plays if c[1] & must]
@@ -482,18 +408,28 @@ class Game:
         return [
             c
             for c in legal_responses(hand, self.table, self.rules, self.chop_context)
-            if c[0] is DOUBLE_SEQUENCE and _pairs(c[1]) >= 4
+            if self._may_chop_out_of_turn(c)
         ]
 
     def _out_of_turn_window(self, seat: int) -> bool:
+        """Whether ``seat`` (not the one to act) may chop out of turn now: the table shows 2s or
+        a bomb that chopped 2s in this trick, and ``chop_after_pass`` is not ``off``."""
         table = self.table
         return (
             table is not None
-            and self.rules.chop_after_pass
+            and self.rules.chop_after_pass != "off"
             and seat != self.last_play_seat
             and self._hands[seat] != 0
+            and seat not in self._frozen
             and (table.is_twos or (table[0].is_bomb and self.chop_context))
         )
+
+    def _may_chop_out_of_turn(self, combo: Combo) -> bool:
+        """Whether the kind of play may be made out of turn (it must also beat the table):
+        four or more consecutive pairs, or with ``chop_after_pass = "any_bomb"`` any bomb."""
+        if self.rules.chop_after_pass == "any_bomb":
+            return combo[0].is_bomb
+        return combo[0] is DOUBLE_SEQUENCE and _pairs(combo[1]) >= 4
 
     def has_out_of_turn_chop(self) -> list[int]:
         """Seats other than the one to act that could chop out of turn right now."""
@@ -511,18 +447,17 @@ class Game:
                 cards = cards.cards
             mask = self._layout.to_mask(parse_cards(cards), self.decks)
         if not mask:
-            raise NotACombination("choose at least one card to play")
+            raise NotACombination("choose at least one card to play", cause=Cause.NO_CARDS)
         hand = self._hands[seat]
         if not _contains(hand, mask):
-            missing = _missing(hand, mask)
-            raise CardsNotInHand(
-                f"you do not hold {' '.join(str(c) for c in self._layout.cards(missing))}"
-            )
-        kind = classify_mask(mask)
+            missing = self._layout.cards(_missing(hand, mask))
+            raise CardsNotInHand(f"you do not hold {' '.join(str(c) for c in missing)}",
+                                 cards=tuple(missing))
+        kind = classify_mask(mask, self.rules.double_quad)
         if kind is None:
-            raise NotACombination(
-                f"{' '.join(str(c) for c in self._layout.cards(mask))} is not a combination"
-            )
+            chosen = tuple(self._layout.cards(mask))
+            raise NotACombination(f"{' '.join(str(c) for c in chosen)} is not a combination",
+                                  cards=chosen)
         return Combo(kind, mask, self._layout)
 
     def verify_play(self, seat: int, cards: CardsLike | Combo) -> Combo:
@@ -537,44 +472,50 @@ class Game:
                 self._raise_not_turn(seat)
             combo = self._combo_of(seat, cards)
             assert self.table is not None
-            if combo[0] is not DOUBLE_SEQUENCE or _pairs(combo[1]) < 4:
+            if not self._may_chop_out_of_turn(combo):
                 self._raise_not_turn(seat)
             if not beats_mask(self.rules, combo[0], combo[1], self.table[0], self.table[1],
                               self.chop_context):
-                raise IllegalPlay(self._beat_message(combo, self.table))
+                raise self._does_not_beat(combo, self.table)
             return combo, True
         combo = self._combo_of(seat, cards)
         table = self.table
         if table is None:
             if self._must and not combo[1] & self._must:
                 raise MustIncludeCard(
-                    f"the first play must include {self.first_play_must_include}"
+                    f"the first play must include {self.first_play_must_include}",
+                    card=self.first_play_must_include,
                 )
             if not may_lead(self.rules, combo[0], combo[1]):
-                raise IllegalPlay("three consecutive pairs may not lead a trick")
+                raise IllegalPlay("three consecutive pairs may not lead a trick",
+                                  cause=Cause.THREE_PAIRS_MAY_NOT_LEAD)
         elif not beats_mask(self.rules, combo[0], combo[1], table[0], table[1],
                             self.chop_context):
-            raise IllegalPlay(self._beat_message(combo, table))
+            raise self._does_not_beat(combo, table)
         return combo, False
 
     def _raise_not_turn(self, seat: int) -> None:
+        if seat in self._frozen:
+            raise NotYourTurn("you are frozen (cóng): your hand is no longer played")
         if seat in self._passed and self.rules.pass_locks_out:
             raise PassedThisTrick("you passed this trick")
         if not self._hands[seat]:
-            raise NotYourTurn("you have no cards left")
+            raise NotYourTurn("you have no cards left", cause=Cause.NO_CARDS_LEFT)
         raise NotYourTurn("it is not your turn")
 
-    def _beat_message(self, play: Combo, table: Combo) -> str:
+    def _does_not_beat(self, play: Combo, table: Combo) -> IllegalPlay:
         same = play[0] is table[0] and (
             play[0] not in (ComboKind.SEQUENCE, DOUBLE_SEQUENCE) or play.length == table.length
         )
-        text = f"{play} does not beat {table} on the table"
-        if same:
-            return text
-        what = _kind_phrase(table)
         quad_ok, lo, hi = chop_spec(self.rules, table[0], table[1], self.chop_context)
-        extra = ", or by a chop" if (quad_ok or lo <= hi) else ""
-        return f"{text}: {what} can only be beaten by a higher {_kind_phrase(table, False)}{extra}"
+        chop = bool(quad_ok or lo <= hi)
+        text = f"{play} does not beat {table} on the table"
+        if not same:
+            what = _kind_phrase(table)
+            extra = ", or by a chop" if chop else ""
+            text += f": {what} can only be beaten by a higher {_kind_phrase(table, False)}{extra}"
+        return IllegalPlay(text, cause=Cause.DOES_NOT_BEAT, play=play, table=table,
+                           same_kind=same, chop=chop)
 
     def can_play(self, seat: int, cards: CardsLike | Combo) -> bool:
         try:
@@ -599,7 +540,7 @@ class Game:
         kind, mask = combo[0], combo[1]
         chop = False
         chained = False
-        if table is not None and (kind is DOUBLE_SEQUENCE or kind is ComboKind.QUAD):
+        if table is not None and kind.is_bomb:
             if table.is_twos:
                 chop = chained = True
             elif table[0].is_bomb:
@@ -625,12 +566,15 @@ class Game:
         if not self._hands[seat]:
             self._places.append(seat)
             events.append(WentOut(seat, len(self._places)))
+            if len(self._places) == 1 and self.rules.cong:
+                self._freeze(seat)
             if self.rules.end == "first_out":
                 self._finish_first_out(seat)
                 return events[start:]
-            holders = [s for s in range(self.seat_count) if self._hands[s]]
-            if len(holders) == 1:
-                self._finish(self._places + holders, Termination.EMPTIED_HANDS)
+            frozen = self._frozen
+            holders = [s for s in range(self.seat_count) if self._hands[s] and s not in frozen]
+            if len(holders) <= 1:
+                self._finish(self._places + holders + frozen, Termination.EMPTIED_HANDS)
                 return events[start:]
         nxt = self._next_active(seat)
         if nxt is None:
@@ -639,13 +583,31 @@ class Game:
             self.current = nxt
         return events[start:]
 
+    def _freeze(self, winner: int) -> None:
+        """Cóng: the seats that have not played a card when ``winner`` went out first are frozen,
+        in turn order from the winner; they will hold the last places."""
+        started = {e.seat for e in self.events if isinstance(e, Played)}
+        frozen = [s for s in self._turn_order(winner) if s not in started and self._hands[s]]
+        if not frozen:
+            return
+        self._frozen = frozen
+        n = self.seat_count
+        self.events.append(
+            Frozen(tuple(frozen), tuple(range(n - len(frozen) + 1, n + 1)))
+        )
+
+    @property
+    def frozen(self) -> tuple[int, ...]:
+        """With ``cong``: the frozen seats (their hands are no longer played), last places last."""
+        return tuple(self._frozen)
+
     def _next_active(self, seat: int) -> int | None:
         n, d = self.seat_count, self.direction
-        hands, passed = self._hands, self._passed
+        hands, passed, frozen = self._hands, self._passed, self._frozen
         s = seat
         for _ in range(n - 1):
             s = (s + d) % n
-            if hands[s] and s not in passed:
+            if hands[s] and s not in passed and s not in frozen:
                 return s
         return None
 
@@ -656,23 +618,26 @@ class Game:
         self.last_play_seat = None
         self.chop_context = False
         self._passed.clear()
-        if self._hands[winner]:
+        frozen = self._frozen
+        if self._hands[winner] and winner not in frozen:
             self.current = winner
         else:
             n, d = self.seat_count, self.direction
             s = winner
             for _ in range(n - 1):
                 s = (s + d) % n
-                if self._hands[s]:
+                if self._hands[s] and s not in frozen:
                     break
             self.current = s
 
     def _finish_first_out(self, winner: int) -> None:
         n, d = self.seat_count, self.direction
         counts = self.card_counts
+        frozen = self._frozen
         others = [(winner + i * d) % n for i in range(1, n)]
+        others = [s for s in others if s not in frozen]
         others.sort(key=lambda s: counts[s])  # stable: ties keep turn order from the winner
-        self._finish([winner, *others], Termination.FIRST_OUT)
+        self._finish([winner, *others, *frozen], Termination.FIRST_OUT)
 
     def _finish(self, places: list[int], reason: Termination,
                 instant: InstantWinKind | None = None) -> None:
@@ -680,11 +645,12 @@ class Game:
         self.current = None
         self.events.append(GameOver(tuple(places), reason))
         self.outcome = Outcome(
-            places=list(places),
+            places=tuple(places),
             reason=reason,
             instant_win=instant,
             multiplier=None if instant is None else instant.multiplier,
-            cards_left=self.card_counts,
+            cards_left=tuple(self.card_counts),
+            frozen=tuple(self._frozen),
         )
 
     # ------------------------------------------------------------------ pass
@@ -728,18 +694,21 @@ class Game:
         if self.phase is Phase.OVER:
             raise GameFinished("the game is over")
         if self.phase is not Phase.EXCHANGE:
-            raise WrongPhase("cards are only given back before play starts")
+            raise WrongPhase("cards are only given back before play starts",
+                             cause=Cause.NOT_EXCHANGING)
         self._check_seat(seat)
         due = self._pending.get(seat)
         if not due:
-            raise WrongPhase("you have no cards to give back")
+            raise WrongPhase("you have no cards to give back", cause=Cause.NOTHING_TO_GIVE)
         mask = self._layout.to_mask(parse_cards(cards), self.decks)
         n = count_cards(mask)
         if n != due:
-            raise IllegalPlay(f"you must give back exactly {due} card{'s' if due > 1 else ''}")
+            raise IllegalPlay(f"you must give back exactly {due} card{'s' if due > 1 else ''}",
+                              cause=Cause.GIVE_COUNT, count=due)
         if not _contains(self._hands[seat], mask):
             missing = self._layout.cards(_missing(self._hands[seat], mask))
-            raise CardsNotInHand(f"you do not hold {' '.join(str(c) for c in missing)}")
+            raise CardsNotInHand(f"you do not hold {' '.join(str(c) for c in missing)}",
+                                 cards=tuple(missing))
         return mask
 
     def can_return(self, seat: int, cards: CardsLike) -> bool:
@@ -766,11 +735,13 @@ class Game:
         if self.phase is Phase.OVER:
             raise GameFinished("the game is over")
         if self.phase is Phase.EXCHANGE:
-            raise WrongPhase("cards are being exchanged; play starts when that is done")
+            raise WrongPhase("cards are being exchanged; play starts when that is done",
+                             cause=Cause.EXCHANGING)
 
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
-            raise NotYourTurn(f"there is no seat {seat} at this table")
+            raise NotYourTurn(f"there is no seat {seat} at this table", cause=Cause.NO_SEAT,
+                              seat=seat)
 
     # ------------------------------------------------------------------ persistence
 
@@ -796,6 +767,7 @@ class Game:
             "chop_context": self.chop_context,
             "must_include": None if must is None else must.code,
             "places": list(self._places),
+            "frozen": list(self._frozen),
             "pending_returns": {str(k): v for k, v in sorted(self._pending.items())},
             "return_to": {str(k): v for k, v in sorted(self._return_to.items())},
             "version": self.version,
@@ -825,7 +797,7 @@ class Game:
             game.table = None
         else:
             mask = layout.to_mask(parse_cards(table), game.decks)
-            kind = classify_mask(mask)
+            kind = classify_mask(mask, rules.double_quad)
             if kind is None:
                 raise ValueError("the saved table is not a combination")
             game.table = Combo(kind, mask, layout)
@@ -836,6 +808,7 @@ class Game:
         must = data["must_include"]
         game._must = 0 if must is None else layout.bit_of[parse_cards(must)[0]]
         game._places = [int(s) for s in data["places"]]
+        game._frozen = [int(s) for s in data.get("frozen", [])]
         game._pending = {int(k): int(v) for k, v in data["pending_returns"].items()}
         game._return_to = {int(k): int(v) for k, v in data["return_to"].items()}
         game.version = int(data["version"])
@@ -919,6 +892,8 @@ def _kind_phrase(combo: Combo, article: bool = True) -> str:
         text = "four of a kind"
     elif kind is ComboKind.SEQUENCE:
         text = f"{combo.length}-card sequence"
+    elif kind is ComboKind.DOUBLE_QUAD:
+        text = "double quad"
     else:
         text = f"run of {combo.length} consecutive pairs"
     if not article:

@@ -3,14 +3,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar, Literal, Self
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Literal, Self, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, field_serializer, field_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, field_validator
 
 from engine.cards import Layout, Suit, layout_for
 
-__all__ = ["ChopTable", "Rules"]
+__all__ = [
+    "CARD_EXCHANGE",
+    "CHOP_AFTER_PASS",
+    "CardExchange",
+    "ChopAfterPass",
+    "ChopTable",
+    "Rules",
+]
 
 ChopTable = Literal["default", "narrow", "online"]
 """Which bombs beat 2s and other bombs (docs/RULES_ENGINE.md, "Beating a play"):
@@ -26,6 +33,37 @@ ChopTable = Literal["default", "narrow", "online"]
 In every table a higher combination of the same type and length beats as usual, bombs never beat
 anything that is neither a 2 nor a bomb, and four 2s can never be beaten.
 """
+
+ChopAfterPass = Literal["off", "pairs", "any_bomb"]
+"""Who may chop out of turn when the table shows 2s (or a bomb that chopped 2s in this trick):
+``off`` nobody; ``pairs`` a player who passed or whose turn it is not, with four or more
+consecutive pairs that beat the table; ``any_bomb`` the same players with any bomb that beats it."""
+CHOP_AFTER_PASS: tuple[ChopAfterPass, ...] = ("off", "pairs", "any_bomb")
+
+CardExchange = Literal["off", "san_jose", "tribute"]
+"""Cards passed between games with 4+ players: ``san_jose`` the last gives their two highest to
+the winner and the second-to-last their highest to the second, who give back as many cards of
+their choice; ``tribute`` the last and the second-to-last give their two highest to the winner and
+the second, and nothing is given back."""
+CARD_EXCHANGE: tuple[CardExchange, ...] = ("off", "san_jose", "tribute")
+
+_YES = {"true", "on", "yes", "1"}
+_NO = {"false", "no", "0"}
+
+
+def _old_switch(value: object, on: str) -> object:
+    """Saved rules from before an option had three values stored ``true``/``false``."""
+    if isinstance(value, bool):
+        return on if value else "off"
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in _YES:
+            return on
+        if text in _NO:
+            return "off"
+        return text
+    return value
+
 
 _SUIT_TEXT: dict[str, Suit] = {}
 for _s in Suit:
@@ -56,7 +94,7 @@ class Rules(BaseModel):
     reverse_order_each_game: bool = False
     double_seq3_may_lead: bool = True
     pass_locks_out: bool = True
-    chop_after_pass: bool = True
+    chop_after_pass: ChopAfterPass = "pairs"
     bombs_need_chop_context: bool = False
     chop_table: ChopTable = "default"
     end: Literal["to_last", "first_out"] = "to_last"
@@ -64,21 +102,27 @@ class Rules(BaseModel):
     scoring: Literal["places", "loser_pays", "cards_left", "pot"] = "places"
     chop_bonus: bool = False
     deuce_penalty: bool = False
-    card_exchange: bool = False
+    card_exchange: CardExchange = "off"
     three_player_17: bool = False
+    double_quad: bool = False
+    """Two quads of consecutive ranks (no 2s) are a bomb: it beats 2s (not four 2s), any quad and
+    three to five consecutive pairs, and only a higher double quad beats it."""
+    cong: bool = False
+    """"Cóng": when the first player goes out, those who have not played a card are frozen: they
+    take the last places at once and every payment they make is doubled."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "southern": {},
         "pagat": {
             "chop_table": "narrow",
-            "chop_after_pass": False,
+            "chop_after_pass": "off",
             "end": "first_out",
             "scoring": "cards_left",
             "instant_wins": False,
         },
         "vc": {
             "chop_table": "narrow",
-            "chop_after_pass": False,
+            "chop_after_pass": "off",
             "scoring": "loser_pays",
             "instant_wins": False,
         },
@@ -86,7 +130,7 @@ class Rules(BaseModel):
             "suit_order": (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES),
             "first_lead": "any",
             "chop_table": "online",
-            "chop_after_pass": True,
+            "chop_after_pass": "pairs",
             "double_seq3_may_lead": False,
             "end": "first_out",
             "scoring": "pot",
@@ -96,6 +140,16 @@ class Rules(BaseModel):
             "reverse_order_each_game": True,
         },
     }
+
+    @field_validator("chop_after_pass", mode="before")
+    @classmethod
+    def _parse_chop_after_pass(cls, value: object) -> object:
+        return _old_switch(value, "pairs")
+
+    @field_validator("card_exchange", mode="before")
+    @classmethod
+    def _parse_card_exchange(cls, value: object) -> object:
+        return _old_switch(value, "san_jose")
 
     @field_validator("suit_order", mode="before")
     @classmethod
@@ -150,6 +204,65 @@ class Rules(BaseModel):
             data.update(update)
         return self.model_validate(data)
 
+    def with_options(self, assignments: Iterable[str]) -> Rules:
+        """A copy with options changed by ``name=value`` texts (``cong=true``,
+        ``card_exchange=tribute``); raises ``ValueError`` with a short message naming the option."""
+        update: dict[str, str] = {}
+        for part in assignments:
+            name, sep, value = part.partition("=")
+            name, value = name.strip(), value.strip()
+            if not sep or not name or not value:
+                raise ValueError(f"write each option as name=value; {part!r} is not")
+            fields = type(self).model_fields
+            if name not in fields:
+                raise ValueError(
+                    f"there is no rule option {name!r}; options: {', '.join(fields)}"
+                )
+            update[name] = value
+        try:
+            return self.model_copy(update=update)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(x) for x in first.get("loc", ())) or "options"
+            raise ValueError(f"option {where}: {first.get('msg', 'bad value')}") from None
+
+    @classmethod
+    def option_values(cls) -> dict[str, tuple[str, ...]]:
+        """Every option and the values it takes as text (``on``/``off`` for a switch; two
+        examples for ``suit_order``), in the model's order: for completions and help."""
+        out: dict[str, tuple[str, ...]] = {}
+        for name, info in cls.model_fields.items():
+            kind = info.annotation
+            if kind is bool:
+                out[name] = ("on", "off")
+            elif get_origin(kind) is Literal:
+                out[name] = tuple(str(v) for v in get_args(kind))
+            elif name == "suit_order":
+                out[name] = ("SCDH", "HDCS")
+            else:  # pragma: no cover - every option is one of the above
+                out[name] = ()
+        return out
+
+    @classmethod
+    def option_completions(cls, text: str, limit: int = 25) -> list[str]:
+        """Completions of an options text such as ``"cong=on card_exch"``: the words typed so
+        far are kept and the last one is completed: to ``name=value`` for each value once the
+        name is known (one option starts so, or ``=`` was typed), otherwise to ``name=``."""
+        head, _, last = text.rpartition(" ")
+        prefix = f"{head} " if head.strip() else ""
+        values = cls.option_values()
+        name, sep, value = last.partition("=")
+        if sep:
+            words = [f"{name}={v}" for v in values.get(name, ()) if v.startswith(value.lower())]
+        else:
+            typed = {w.partition("=")[0] for w in head.split()}
+            names = [n for n in values if n.startswith(name.lower()) and n not in typed]
+            if len(names) == 1:
+                words = [f"{names[0]}={v}" for v in values[names[0]]]
+            else:
+                words = [f"{n}=" for n in names]
+        return [prefix + w for w in words][:limit]
+
     @property
     def layout(self) -> Layout:
         """Card indexes and masks under :attr:`suit_order` (shared, cached)."""
@@ -175,7 +288,14 @@ class Rules(BaseModel):
             ("Reverse play order each game", on[self.reverse_order_each_game]),
             ("Three consecutive pairs may lead", on[self.double_seq3_may_lead]),
             ("Passing locks you out of the trick", on[self.pass_locks_out]),
-            ("Chop with 4+ pairs after passing", on[self.chop_after_pass]),
+            (
+                "Chop out of turn (after passing)",
+                {
+                    "off": "off",
+                    "pairs": "with 4+ consecutive pairs, on 2s",
+                    "any_bomb": "with any bomb that beats 2s or their chopper",
+                }[self.chop_after_pass],
+            ),
             ("Bomb on bomb needs a chopped 2", on[self.bombs_need_chop_context]),
             ("Chop table", chop[self.chop_table]),
             (
@@ -196,6 +316,16 @@ class Rules(BaseModel):
             ),
             ("Chop bonus", on[self.chop_bonus]),
             ("Penalty for 2s and bombs left", on[self.deuce_penalty]),
-            ("Card exchange between games", on[self.card_exchange]),
+            (
+                "Card exchange between games",
+                {
+                    "off": "off",
+                    "san_jose": "San Jose: losers give their highest, winners give back",
+                    "tribute": "tribute: losers give their two highest, nothing back",
+                }[self.card_exchange],
+            ),
             ("17 cards each with 3 players", on[self.three_player_17]),
+            ("Two consecutive quads are a bomb", on[self.double_quad]),
+            ("Cóng: players without a play when someone goes out pay double",
+             on[self.cong]),
         ]

@@ -1,7 +1,8 @@
-"""Who pays whom at the end of a game (docs/RULES_ENGINE.md, "Stakes"). Pure: no I/O.
+"""Who pays whom at the end of a game (docs/RULES_ENGINE.md, "Stakes"). Pure: reads a game's
+outcome and log, no I/O.
 
-``settle(game, stake, balances)`` returns a :class:`Settlement`: one :class:`Transfer` per payer,
-payee and reason, each with what was ``owed`` and what is ``paid``.
+``settle(outcome, log, stake, balances)`` returns a :class:`Settlement`: one :class:`Transfer` per
+payer, payee and reason, each with what was ``owed`` and what is ``paid``.
 
 Choices this module makes where the rules leave room:
 
@@ -23,6 +24,9 @@ Choices this module makes where the rules leave room:
   (any rank, 2s included: four 2s also pay as four 2s), then, on the cards not in a quad, 1 per
   three consecutive pairs and 2 per four consecutive pairs (a longer run of pairs is split into
   fours first, then threes: 5 pairs = 2, 6 = 2, 7 = 3, 8 = 4).
+* **Cóng.** With ``cong``, every scheme payment (places, loser_pays, cards_left, pot) a frozen
+  seat makes is doubled: each payee receives twice its share. Chop bonuses and the deuce penalty
+  are not doubled, and the caps below still apply.
 * **Computer players hold no chips.** A seat whose balance is ``None`` is a computer player:
   obligations from or to it are listed (``owed``) but ``paid`` is 0, so people neither win chips
   from nor lose chips to the house (no farming easy computer players; the chips in a server only
@@ -42,10 +46,10 @@ from fractions import Fraction
 from typing import Literal
 
 from engine.cards import Card, Rank
-from engine.combos import ComboKind
 from engine.errors import WrongPhase
-from engine.events import Chopped, GameOver, Played, TrickWon
-from engine.game import Game
+from engine.events import Chopped, Dealt, Event, Exchanged, GameOver, Played, TrickWon
+from engine.outcome import Outcome
+from engine.rules import Rules
 
 __all__ = [
     "REASONS",
@@ -54,6 +58,7 @@ __all__ = [
     "Transfer",
     "bombs_played",
     "deuce_penalty_units",
+    "final_hands",
     "settle",
 ]
 
@@ -172,8 +177,7 @@ def _run_units(pairs: int) -> int:
     return units
 
 
-def _scheme(game: Game, places: Sequence[int]) -> list[_Obligation]:
-    rules = game.rules
+def _scheme(rules: Rules, outcome: Outcome, places: Sequence[int]) -> list[_Obligation]:
     n = len(places)
     winner, loser = places[0], places[-1]
     out: list[_Obligation] = []
@@ -193,7 +197,7 @@ def _scheme(game: Game, places: Sequence[int]) -> list[_Obligation]:
         for seat in places[:-1]:
             out.append(_Obligation(loser, seat, "loser_pays", Fraction(1), "the last pays"))
     elif rules.scoring == "cards_left":
-        counts = game.card_counts
+        counts = outcome.cards_left or (0,) * n
         for seat in places[1:]:
             if counts[seat]:
                 out.append(
@@ -211,13 +215,13 @@ def _scheme(game: Game, places: Sequence[int]) -> list[_Obligation]:
     return out
 
 
-def _chops(game: Game) -> list[_Obligation]:
+def _chops(log: Sequence[Event]) -> list[_Obligation]:
     out: list[_Obligation] = []
     twos = 0
     pending: list[_Obligation] = []
     chops = 0
     trick: int | None = None
-    for event in game.events:
+    for event in log:
         if isinstance(event, Played):
             if event.trick != trick:
                 out.extend(pending)
@@ -242,10 +246,10 @@ def _chops(game: Game) -> list[_Obligation]:
     return out
 
 
-def _penalties(game: Game, places: Sequence[int]) -> list[_Obligation]:
-    assessed = places[1:] if game.rules.end == "first_out" else places[-1:]
+def _penalties(rules: Rules, log: Sequence[Event], places: Sequence[int]) -> list[_Obligation]:
+    assessed = places[1:] if rules.end == "first_out" else places[-1:]
     winner = places[0]
-    hands = game.hands
+    hands = final_hands(log)
     out: list[_Obligation] = []
     for seat in assessed:
         units = deuce_penalty_units(hands[seat])
@@ -270,20 +274,48 @@ def _balances(balances: BalancesLike, seats: int) -> list[int | None]:
     return held
 
 
-def settle(game: Game, stake: int, balances: BalancesLike) -> Settlement:
+def _dealt(log: Sequence[Event]) -> Dealt:
+    if not log or not isinstance(log[0], Dealt):
+        raise ValueError("a game log starts with a Dealt event")
+    return log[0]
+
+
+def final_hands(log: Sequence[Event]) -> list[list[Card]]:
+    """Every seat's cards at the end of the log: the deal, less the exchanges and the plays."""
+    dealt = _dealt(log)
+    layout = dealt.rules.layout
+    hands = [layout.to_mask(h, dealt.decks) for h in dealt.hands]
+    bit_of = layout.bit_of
+    for event in log:
+        if isinstance(event, Played):
+            hands[event.seat] -= sum(bit_of[c] for c in event.cards)
+        elif isinstance(event, Exchanged):
+            mask = sum(bit_of[c] for c in event.cards)
+            hands[event.giver] -= mask
+            hands[event.receiver] += mask
+    return [layout.cards(m) for m in hands]
+
+
+_DOUBLED_BY_CONG: frozenset[Reason] = frozenset({"place", "loser_pays", "cards_left", "pot"})
+
+
+def settle(outcome: Outcome | None, log: Sequence[Event], stake: int,
+           balances: BalancesLike) -> Settlement:
     """The chip transfers for a finished game at ``stake`` chips per unit.
 
-    ``balances``: chips each seat holds (a mapping or a sequence by seat), ``None`` for a computer
-    player. Raises :class:`~engine.errors.WrongPhase` if the game is not over and ``ValueError``
-    for a negative stake or bad balances.
+    ``outcome``: how the game ended (``game.outcome``); ``log``: the game's events, starting with
+    its :class:`~engine.events.Dealt` (which carries the rules). ``balances``: chips each seat
+    holds (a mapping or a sequence by seat), ``None`` for a computer player. Raises
+    :class:`~engine.errors.WrongPhase` if there is no outcome yet and ``ValueError`` for a
+    negative stake, bad balances or a log that does not start with the deal.
     """
-    outcome = game.outcome
     if outcome is None:
         raise WrongPhase("the game is not over yet, so nothing can be settled")
     if not isinstance(stake, int) or isinstance(stake, bool) or stake < 0:
         raise ValueError(f"the stake must be a whole number of chips >= 0, not {stake!r}")
+    rules = _dealt(log).rules
     places = tuple(outcome.places)
-    n = game.seat_count
+    n = len(places)
     held = _balances(balances, n)
 
     obligations: list[_Obligation] = []
@@ -300,11 +332,20 @@ def settle(game: Game, stake: int, balances: BalancesLike) -> Settlement:
                 )
             )
     else:
-        obligations += _scheme(game, places)
-        if game.rules.chop_bonus:
-            obligations += _chops(game)
-        if game.rules.deuce_penalty:
-            obligations += _penalties(game, places)
+        scheme = _scheme(rules, outcome, places)
+        if outcome.frozen:
+            frozen = set(outcome.frozen)
+            scheme = [
+                _Obligation(ob.payer, ob.payee, ob.reason, 2 * ob.units, f"{ob.detail}, x2 cóng")
+                if ob.payer in frozen and ob.reason in _DOUBLED_BY_CONG
+                else ob
+                for ob in scheme
+            ]
+        obligations += scheme
+        if rules.chop_bonus:
+            obligations += _chops(log)
+        if rules.deuce_penalty:
+            obligations += _penalties(rules, log, places)
 
     # One line per payer, payee and reason, in a stable order.
     merged: dict[tuple[int, int, Reason], tuple[Fraction, list[str]]] = {}
@@ -344,13 +385,13 @@ def settle(game: Game, stake: int, balances: BalancesLike) -> Settlement:
             paid = owed if total <= payer_chips else owed * payer_chips // total
         transfers.append(Transfer(payer, payee, owed, paid, reason, units, detail))
 
-    return Settlement(stake, places, tuple(transfers), bombs_played(game))
+    return Settlement(stake, places, tuple(transfers), bombs_played(log))
 
 
-def bombs_played(game: Game) -> tuple[int, ...]:
-    """How many bombs (quads and double sequences) each seat played in this game."""
-    bombs = [0] * game.seat_count
-    for event in game.events:
-        if isinstance(event, Played) and event.kind in (ComboKind.QUAD, ComboKind.DOUBLE_SEQUENCE):
+def bombs_played(log: Sequence[Event]) -> tuple[int, ...]:
+    """How many bombs (quads, double sequences, double quads) each seat played in the log."""
+    bombs = [0] * len(_dealt(log).players)
+    for event in log:
+        if isinstance(event, Played) and event.kind.is_bomb:
             bombs[event.seat] += 1
     return tuple(bombs)

@@ -32,6 +32,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="429s on 5%% and 500s on 1%% of board edits, a disconnect a minute",
     )
+    parser.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="the fake Discord forgives everything (by default it enforces Discord's rate "
+        "limits: 50 requests/s, 5 edits per 5 s a channel, the invalid-request counter)",
+    )
     parser.add_argument("--kills", type=int, default=0, help="SIGKILL + restart the bot K times")
     parser.add_argument("--level", choices=[level.value for level in Level], default="normal",
                         help="level of the computer players (default normal)")
@@ -73,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         humans=args.humans,
         level=args.level,
         faults=args.faults,
+        limits=not args.no_limits,
         kills=args.kills,
         think=0.0 if args.fast else args.think,
         ai_delay=0.05 if args.fast else args.ai_delay,

@@ -21,6 +21,7 @@ class LoadConfig:
     seconds: float = 60.0  # tables keep starting new games for this long, then finish them
     humans: int = 1  # scripted humans a table (1: plus three computer players; 4: no computers)
     level: str = "normal"  # computer players' level
+    limits: bool = True  # the fake enforces Discord's rate limits (global, per route, invalid)
     faults: bool = False  # 429 on 5% / 500 on 1% of channel edits, a gateway disconnect a minute
     kills: int = 0  # SIGKILL the bot and restart it this many times during the run
     think: float = 1.0  # seconds a scripted human waits before each action (±50% jitter)

@@ -29,7 +29,7 @@ from benchmarks.load.players import (
     read_board,
 )
 from benchmarks.load.process import BotProcess
-from benchmarks.load.report import LoadResult, db_games, scan_log, stats
+from benchmarks.load.report import LoadResult, db_games, scan_log, scan_staleness, stats
 from tests.support.fake_discord import (
     FakeDiscord,
     FakeUser,
@@ -37,6 +37,7 @@ from tests.support.fake_discord import (
     InteractionHandle,
     StoredMessage,
 )
+from tests.support.fake_discord.limits import LimitConfig
 
 _HAND_GONE = re.compile(
     r"^PATCH \S*/webhooks/\d+/\S+/messages/@original -> (404 10008|401 50027)")
@@ -399,6 +400,7 @@ class Harness:
             faults=faults,
             keep_payloads=False,
             max_replay=5000,
+            limits=LimitConfig() if cfg.limits else None,
         )
         self.fake = fake
         fake.message_listeners.append(self.on_message)
@@ -437,6 +439,7 @@ class Harness:
             cpu0 = self.bot.cpu_total()
             harness0 = time.process_time()
             lat0 = len(fake.latencies)
+            rest0 = time.perf_counter()
             edits0 = fake.route_counts["channel_message_edit"]
             hand_edits0 = fake.route_counts["webhook_message_edit"]
             posts0 = fake.route_counts["channel_message_create"]
@@ -496,6 +499,8 @@ class Harness:
             res.board_posts = fake.route_counts["channel_message_create"] - posts0
             sent = [len(b) for aid, b in fake.attachment_bytes.items() if aid > files0]
             res.image_files, res.image_bytes = len(sent), sum(sent)
+            res.rest_peak_per_s = fake.peak_window(start=rest0)
+            res.rest_requests = sum(1 for t in fake.limited_request_times if t >= rest0)
             res.cpu_seconds = self.bot.cpu_total() - cpu0
             res.harness_cpu_seconds = time.process_time() - harness0
             res.tables_unfinished = [
@@ -506,6 +511,7 @@ class Harness:
             await asyncio.gather(*pending, return_exceptions=True)
             res.exit_code = await self.bot.stop()
             lags, warnings, errors = scan_log(log_path, log_offset)
+            res.staleness = scan_staleness(log_path)
             res.loop_lag_max_ms = max(lags) if lags else None
             res.loop_lag_lines = len(lags)
             res.bot_warnings = warnings
@@ -539,6 +545,10 @@ class Harness:
             res.identifies = fake.identify_count
             res.injected_429 = fake.injected_429
             res.injected_500 = fake.injected_500
+            res.global_429 = fake.global_429
+            res.route_429 = fake.route_429
+            res.invalid_requests = fake.invalid_requests
+            res.limits = fake.limits is not None
             await fake.stop()
         res.games_started = self.started_games
         res.db_games = db_games(db_path)

@@ -48,6 +48,13 @@ class LoadResult:
     identifies: int = 0
     injected_429: int = 0
     injected_500: int = 0
+    limits: bool = False
+    global_429: int = 0
+    route_429: int = 0
+    invalid_requests: int = 0
+    rest_requests: int = 0
+    rest_peak_per_s: int = 0
+    staleness: dict[str, float] = dataclasses.field(default_factory=dict)
     bot_warnings: int = 0
     exit_code: int | None = None
     check_rc: int | None = None
@@ -87,10 +94,16 @@ class LoadResult:
         unfinished = sum(n for s, n in self.db_games.items() if s != "finished")
         return not self.tables_unfinished and unfinished == 0 and self.games_finished > 0
 
+    @property
+    def rate_limited(self) -> int:
+        """429s the fake's limits gave (injected faults not counted)."""
+        return self.global_429 + self.route_429
+
     def meets_targets(self) -> bool:
         lat = self.latency
         return bool(
-            lat
+            self.rate_limited == 0
+            and lat
             and lat.get("p99", 1) * 1000 <= 100
             and lat.get("p50", 1) * 1000 <= 20
             and self.loop_lag_max_ms is not None
@@ -118,6 +131,17 @@ class LoadResult:
             "max_ms": round(lat.get("max", 0) * 1000, 1),
             "loop_lag_max_ms": self.loop_lag_max_ms,
             "board_edits_per_s": round(self.board_edits_per_s, 1),
+            "limits": self.limits,
+            "rest_requests_per_s": round(self.rest_requests / self.run_seconds, 1)
+            if self.run_seconds
+            else 0,
+            "rest_peak_per_s": self.rest_peak_per_s,
+            "global_429": self.global_429,
+            "route_429": self.route_429,
+            "invalid_requests": self.invalid_requests,
+            "staleness_p50_ms": self.staleness.get("p50"),
+            "staleness_p95_ms": self.staleness.get("p95"),
+            "staleness_max_ms": self.staleness.get("max"),
             "hand_edits_per_s": round(self.hand_edits_per_s, 1),
             "hands_gone": self.hands_gone,
             "late_answers": self.late_answers,
@@ -169,6 +193,12 @@ class LoadResult:
             f"board edits          {s['board_edits_per_s']}/s ({self.board_edits} edits, "
             f"{self.board_posts} posts) · hand edits {s['hand_edits_per_s']}/s "
             f"({self.hand_edits} edits; {self.hands_gone} to dismissed or expired hands)",
+            f"REST (limits {'on' if s['limits'] else 'off'})    "
+            f"{s['rest_requests_per_s']}/s mean, peak 1-s window {s['rest_peak_per_s']} · "
+            f"429s global {s['global_429']}, route {s['route_429']} · invalid requests "
+            f"{s['invalid_requests']}",
+            f"board staleness      p50 {s['staleness_p50_ms']} ms · p95 "
+            f"{s['staleness_p95_ms']} ms · max {s['staleness_max_ms']} ms",
             f"bot RSS              {s['rss_base_mb']} MB idle → {s['rss_load_mb']} MB loaded: "
             f"{s['rss_per_table_kb']} KB per table",
             f"bot CPU              {s['cpu_s']} s: {s['cpu_s_per_game']} s per game; "
@@ -227,6 +257,21 @@ def scan_log(path: Path, offset: int) -> tuple[list[float], int, list[str]]:
             elif level or line.startswith("Traceback"):
                 errors.append(line[:300])
     return lags, warnings, errors
+
+
+_STALE_RE = re.compile(
+    r"board staleness: p50 ([0-9.]+) ms, p95 ([0-9.]+) ms, max ([0-9.]+) ms over (\d+)")
+
+
+def scan_staleness(path: Path) -> dict[str, float]:
+    """The bot's last board-staleness line (its figures since the process started)."""
+    found: dict[str, float] = {}
+    with open(path, "rb") as f:
+        for raw in f:
+            if m := _STALE_RE.search(raw.decode(errors="replace")):
+                found = {"p50": float(m.group(1)), "p95": float(m.group(2)),
+                         "max": float(m.group(3)), "count": float(m.group(4))}
+    return found
 
 
 def db_games(path: Path) -> dict[str, int]:

@@ -7,9 +7,11 @@ cause and data, results are structured (`cogs.tables.live`); the Discord side wo
 * `live`: a live table (`LiveTable`, `TablePhase`) and the results of its last game;
 * `errors`: the refusals;
 * `service`: `TableService`, every action on a table;
-* `scheduling`: the turn clock, computer turns and chops, board refreshes (a mixin of the service).
+* `scheduling`: the turn clock, computer turns and chops, board refreshes (a mixin of the service);
+* `budget`: `RestBudget`, the one scheduler of every REST request the bot makes on its own.
 """
 
+from .budget import RestBudget
 from .errors import (
     ActionRefused,
     AlreadySeated,
@@ -45,7 +47,7 @@ from .live import (
     TableClosedResults,
     TablePhase,
 )
-from .scheduling import BOARD_MAX_AGE, MAX_TIMEOUTS, Publisher
+from .scheduling import BOARD_MAX_AGE, MAX_TIMEOUTS, BoardUnavailable, Publisher
 from .service import TableService
 
 __all__ = [
@@ -55,6 +57,7 @@ __all__ = [
     "AlreadySeated",
     "BadSeatCount",
     "BadStake",
+    "BoardUnavailable",
     "CardsGone",
     "ChannelHasTable",
     "Charge",
@@ -71,6 +74,7 @@ __all__ = [
     "PlaceResult",
     "Player",
     "Publisher",
+    "RestBudget",
     "Results",
     "ShortOfChips",
     "StoreRefused",

@@ -50,9 +50,13 @@ class TableClosed(TableError):
 
 
 class BadStake(TableError):
-    def __init__(self, minimum: int) -> None:
-        super().__init__(f"stake below {minimum}")
+    """The stake is outside ``minimum`` … ``maximum`` (``None``: no upper bound; otherwise the
+    chips of the poorest seated person)."""
+
+    def __init__(self, minimum: int, maximum: int | None = None) -> None:
+        super().__init__(f"stake outside {minimum}..{maximum}")
         self.minimum = minimum
+        self.maximum = maximum
 
 
 class BadSeatCount(TableError):
@@ -127,9 +131,10 @@ class UnknownLevel(TableError):
 class NotHost(TableError):
     """Only the host may do this; ``or_manager``: or a member who manages the server."""
 
-    def __init__(self, *, or_manager: bool = False) -> None:
+    def __init__(self, *, or_manager: bool = False, for_stake: bool = False) -> None:
         super().__init__("not the host")
         self.or_manager = or_manager
+        self.for_stake = for_stake
 
 
 class GameNotOver(TableError):

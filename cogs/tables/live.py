@@ -10,7 +10,7 @@ from enum import StrEnum, unique
 from typing import Any
 
 from data.models import Seat, TableRecord
-from engine import Game, InstantWinKind, Rules
+from engine import Card, Game, InstantWinKind, Rules, parse_cards
 
 __all__ = [
     "Charge",
@@ -40,6 +40,7 @@ class TablePhase(StrEnum):
 class CloseReason(StrEnum):
     EVERYONE_LEFT = "everyone left"
     CANCELLED = "cancelled"
+    BOARD_LOST = "the bot cannot show its board in this channel"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,8 @@ class PlaceResult:
     chips: int
     """The seat's chip change."""
     charges: tuple[Charge, ...] = ()
+    frozen: bool = False
+    """Frozen by cóng: never played a card before the first player went out (pays double)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +83,8 @@ class GameResults:
     instant_win: InstantWinKind | None = None
     winner: Player | None = None
     multiplier: int = 1
+    winner_hand: tuple[Card, ...] = ()
+    """The hand that won at once (an instant win is decided on the dealt hands)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +119,7 @@ def results_to_json(results: Results | None) -> Any:
                         "player": {"name": p.player.name, "user_id": p.player.user_id},
                         "chips": p.chips,
                         "charges": [[c.reason, c.paid, c.owed, c.payer] for c in p.charges],
+                        "frozen": p.frozen,
                     }
                     for p in results.places
                 ],
@@ -121,6 +127,7 @@ def results_to_json(results: Results | None) -> Any:
                 "winner": None if results.winner is None else {
                     "name": results.winner.name, "user_id": results.winner.user_id},
                 "multiplier": results.multiplier,
+                "winner_hand": [c.code for c in results.winner_hand],
             }
         case TableClosedResults():
             return {"kind": "closed", "reason": str(results.reason)}
@@ -146,12 +153,14 @@ def results_from_json(data: Any) -> Results | None:
                 chips=int(p["chips"]),
                 charges=tuple(Charge(str(r), int(paid), int(owed), bool(payer))
                               for r, paid, owed, payer in p.get("charges", ())),
+                frozen=bool(p.get("frozen", False)),
             )
             for p in data["places"]
         ),
         instant_win=None if win is None else InstantWinKind(win),
         winner=None if winner is None else _player(winner),
         multiplier=int(data.get("multiplier", 1)),
+        winner_hand=tuple(parse_cards(data.get("winner_hand") or [])),
     )
 
 
@@ -162,6 +171,10 @@ class LiveTable:
     table: TableRecord
     phase: TablePhase = TablePhase.LOBBY
     max_seats: int = 4
+    language: str = "en"
+    """The language of the table's public messages ("en" or "vi"), chosen when it opened."""
+    opener_language: str = "en"
+    """The language of the person who opened the table (the fallback when the server has none)."""
     results: Results | None = None
     game: Game | None = None
     game_id: int | None = None
@@ -178,6 +191,7 @@ class LiveTable:
     changes: int = 0
     board_rendered: int = -1
     last_board_edit: float = 0.0
+    board_pending_since: float | None = None  # loop time of the first change not yet shown
     clock_task: asyncio.Task[None] | None = None
     ai_task: asyncio.Task[None] | None = None
     chop_task: asyncio.Task[None] | None = None
@@ -216,6 +230,8 @@ class LiveTable:
             {
                 "phase": str(self.phase),
                 "max_seats": self.max_seats,
+                "language": self.language,
+                "opener_language": self.opener_language,
                 "turn_reminder": self.turn_reminder,
                 "results": results_to_json(self.results),
                 "previous_game_json": self.previous_game_json,

@@ -14,9 +14,11 @@ from concurrent.futures import Executor
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from data import Store
 from engine import Card, ComboKind, Game, Level, Phase, ai, parse_cards
 
-from .live import LiveTable, TablePhase
+from .budget import RestBudget, Staleness
+from .live import CloseReason, LiveTable, TableClosedResults, TablePhase
 
 log = logging.getLogger("cogs.tables")
 
@@ -24,9 +26,25 @@ BOARD_MAX_AGE = timedelta(minutes=50)
 MAX_TIMEOUTS = 2
 
 
+BOARD_RETRY_FIRST = 2.0  # seconds before the first retry of a board that failed to show
+BOARD_RETRY_MAX = 30.0  # … doubling up to this
+
+
+class BoardUnavailable(Exception):
+    """Raised by a publisher when the board cannot be shown in its channel at all (Discord
+    answered 403 or 404 for the channel: permission removed, channel deleted). The table is closed
+    without charging anyone and its host is told."""
+
+    def __init__(self, status: int, code: int) -> None:
+        super().__init__(f"board unavailable: HTTP {status}, code {code}")
+        self.status = status
+        self.code = code
+
+
 class Publisher(Protocol):
     """What the Discord side provides: put the board of a table on screen, refresh the people's
-    hands, remind a person that it is their turn."""
+    hands, remind a person that it is their turn, and tell a table's host privately that the
+    table closed because its board cannot be shown."""
 
     async def publish_board(self, live: LiveTable) -> None: ...
 
@@ -36,6 +54,8 @@ class Publisher(Protocol):
 
     async def remind_turn(self, live: LiveTable, seat: int, seconds_left: int) -> None:
         """The person in ``seat`` has been on turn for the table's ``turn_reminder`` seconds."""
+
+    async def board_lost(self, live: LiveTable, error: BoardUnavailable) -> None: ...
 
 
 def _log_task(task: asyncio.Task[Any]) -> None:
@@ -55,7 +75,11 @@ def _level(live: LiveTable, seat: int) -> Level:
 class Scheduling:
     """Timers and computer players of the live tables (see the module docstring)."""
 
+    store: Store
     publisher: Publisher
+    rest: RestBudget
+    staleness: Staleness
+    board_retry_first: float = BOARD_RETRY_FIRST
     ai_delay: float
     board_interval: float
     executor: Executor | None
@@ -77,6 +101,7 @@ class Scheduling:
                     tasks.append(task)
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+        self.rest.close()
 
     def _cancel_tasks(self, live: LiveTable) -> None:
         for name in ("clock_task", "ai_task", "chop_task", "remind_task"):
@@ -268,32 +293,85 @@ class Scheduling:
 
     # ----------------------------------------------------------------- board
     def request_board(self, live: LiveTable) -> None:
-        """Ask for a board refresh; edits are coalesced to at most one per second."""
+        """Ask for a board refresh; edits are coalesced to at most one per `board_interval` and
+        wait for a slot of the bot's REST budget."""
+        if live.board_pending_since is None:
+            live.board_pending_since = asyncio.get_running_loop().time()
         if live.board_task is None or live.board_task.done():
             live.board_task = self._spawn(self._board_later(live), f"board-{live.id}")
 
+    def board_urgent(self, live: LiveTable) -> bool:
+        """A person is waiting for this board: in the lobby, after a game, or on their turn."""
+        game = live.game
+        if live.phase is not TablePhase.PLAYING or game is None or game.is_over:
+            return live.table.status == "open"
+        actor = game.actor
+        return actor is not None and not live.controlled_by_computer(actor)
+
     async def _board_later(self, live: LiveTable) -> None:
         loop = asyncio.get_running_loop()
-        # Loop: changes made while an edit is in flight (slow or retried requests) are not lost.
+        failures = 0
+        # Loop: changes made while an edit waits or is in flight are not lost, and a failed
+        # edit is retried (with growing pauses) until the board shows the latest change.
         while True:
             wait = live.last_board_edit + self.board_interval - loop.time()
             if wait > 0 and self.board_interval > 0:
                 await asyncio.sleep(wait)
             if live.board_rendered == live.changes:
                 return
-            live.last_board_edit = loop.time()
+            await self.rest.acquire(live.table.channel_id, urgent=self.board_urgent(live))
+            if live.board_rendered == live.changes:  # an interaction answer showed it meanwhile
+                return
+            live.last_board_edit = rendered_at = loop.time()
             live.board_rendered = live.changes
             try:
                 await self.publisher.publish_board(live)
-            except Exception:  # the next change retries; the game itself is safe in the store
-                log.exception("table %s: board update failed", live.id)
-                live.board_rendered = -1
+            except BoardUnavailable as error:
+                await self._board_lost(live, error)
                 return
+            except Exception as error:  # the game itself is safe in the store: try again
+                failures += 1
+                live.board_rendered = -1
+                pause = min(BOARD_RETRY_MAX, self.board_retry_first * 2.0 ** (failures - 1))
+                log.warning("table %s: board update failed (%s); retrying in %.0f s",
+                            live.id, type(error).__name__, pause)
+                await asyncio.sleep(pause)
+            else:
+                failures = 0
+                self._board_shown(live, rendered_at)
+
+    async def _board_lost(self, live: LiveTable, error: BoardUnavailable) -> None:
+        """The board cannot be shown: close the table (an unfinished game moves no chips), free
+        the channel, tell the host."""
+        async with live.lock:
+            self._cancel_tasks(live)
+            if live.table.status == "open":
+                live.table = await self.store.close_table(live.id)
+                live.results = TableClosedResults(CloseReason.BOARD_LOST)
+                live.changes += 1
+            self.tables.pop(live.id, None)
+            live.board_rendered = live.changes  # nothing more to show there
+        log.warning("table %s closed: its board cannot be shown (HTTP %s, code %s)",
+                    live.id, error.status, error.code)
+        try:
+            await self.publisher.board_lost(live, error)
+        except Exception as failure:
+            log.warning("table %s: telling the host failed (%s)", live.id,
+                        type(failure).__name__)
 
     def mark_board_shown(self, live: LiveTable) -> None:
         """The board was just shown by an interaction response (type 7)."""
         live.board_rendered = live.changes
-        live.last_board_edit = asyncio.get_running_loop().time()
+        now = asyncio.get_running_loop().time()
+        live.last_board_edit = now
+        self._board_shown(live, now)
+
+    def _board_shown(self, live: LiveTable, rendered_at: float) -> None:
+        """Count how long the board lagged; changes made after it was drawn are still pending
+        (counted from the moment it was drawn)."""
+        now = asyncio.get_running_loop().time()
+        self.staleness.add(now - (live.board_pending_since or now))
+        live.board_pending_since = None if live.board_rendered == live.changes else rendered_at
 
     def board_needs_repost(self, live: LiveTable) -> bool:
         posted = live.table.board_posted_at

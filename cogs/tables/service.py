@@ -24,6 +24,7 @@ from engine import Card, Game, Level, Phase, Rules, TienLenError
 from engine.errors import NotYourTurn
 from engine.settle import bombs_played, settle
 
+from .budget import RestBudget, Staleness
 from .errors import (
     ActionRefused,
     AlreadySeated,
@@ -83,9 +84,12 @@ class TableService(Scheduling):
         executor: Executor | None = None,
         wall_clock: Callable[[], float] = time.time,
         seed: int | None = None,
+        rest: RestBudget | None = None,
     ) -> None:
         self.store = store
         self.publisher = publisher
+        self.rest = rest if rest is not None else RestBudget()
+        self.staleness = Staleness()
         self.default_turn_seconds = default_turn_seconds
         self.default_turn_reminder = default_turn_reminder
         self.ai_delay = ai_delay
@@ -102,6 +106,8 @@ class TableService(Scheduling):
             extras = json.loads(record.state_json)
             live.phase = TablePhase(extras.get("phase", "lobby"))
             live.max_seats = int(extras.get("max_seats", 4))
+            live.language = str(extras.get("language", "en"))
+            live.opener_language = str(extras.get("opener_language", live.language))
             live.turn_reminder = int(extras.get("turn_reminder", self.default_turn_reminder))
             live.results = results_from_json(extras.get("results"))
             live.previous_game_json = extras.get("previous_game_json")
@@ -171,9 +177,13 @@ class TableService(Scheduling):
         seats: int,
         turn_seconds: int | None,
         turn_reminder: int | None = None,
+        language: str = "en",
+        opener_language: str | None = None,
     ) -> LiveTable:
         """Open a table; ``turn_reminder``: seconds into a turn before the person on turn is
-        reminded (0: never; ``None``: the service's default)."""
+        reminded (0: never; ``None``: the service's default); ``language``: the language of its
+        public messages (chosen by the Discord side), ``opener_language`` the host's own (kept
+        for a later change of the server's setting)."""
         if stake < 1:
             raise BadStake(1)
         if not MIN_SEATS <= seats <= MAX_SEATS:
@@ -196,6 +206,8 @@ class TableService(Scheduling):
             raise ChannelHasTable(error.table_id) from None
         live = self._live_from_record(await self.store.get_table(table_id))
         live.max_seats = seats
+        live.language = language
+        live.opener_language = opener_language or language
         live.turn_reminder = (self.default_turn_reminder if turn_reminder is None
                               else max(0, turn_reminder))
         await self._save_table(live)
@@ -298,6 +310,26 @@ class TableService(Scheduling):
             if user_id != live.table.host_id:
                 raise NotHost()
             await self._deal(live, again=False)
+
+    async def set_stake(self, live: LiveTable, user_id: int, stake: int) -> None:
+        """The host changes the table's stake between games: from 1 to the chips of the poorest
+        seated person (so everyone can still cover one unit)."""
+        async with live.lock:
+            if live.phase is TablePhase.PLAYING:
+                raise GameInProgress()
+            if user_id != live.table.host_id:
+                raise NotHost(for_stake=True)
+            held = [
+                await self.store.ensure_player(live.table.guild_id, seat.user_id)
+                for seat in live.seats
+                if seat.user_id is not None
+            ]
+            poorest = min(held)  # the host is always seated
+            if not 1 <= stake <= poorest:
+                raise BadStake(1, poorest)
+            await self._save_table(live, stake=stake)
+            log.info("table %s: stake set to %s", live.id, stake)
+        self.request_board(live)
 
     async def play_again(self, live: LiveTable, user_id: int) -> None:
         async with live.lock:
@@ -443,7 +475,7 @@ class TableService(Scheduling):
         assert game is not None and live.game_id is not None
         stake = live.table.stake
         seats = live.seats
-        bombs = bombs_played(game)
+        bombs = bombs_played(game.events)
         outcome = game.outcome
         assert outcome is not None
         places = {seat: place + 1 for place, seat in enumerate(outcome.places)}
@@ -451,7 +483,7 @@ class TableService(Scheduling):
         charges: list[list[Charge]] = [[] for _ in seats]
 
         def transfers(balances: dict[int, int | None]) -> list[Any]:
-            settlement = settle(game, stake, balances)
+            settlement = settle(outcome, game.events, stake, balances)
             for t in settlement.transfers:
                 computer = balances.get(t.payer) is None or balances.get(t.payee) is None
                 if t.paid or (t.owed and not computer):
@@ -464,12 +496,13 @@ class TableService(Scheduling):
         live.results = GameResults(
             places=tuple(
                 PlaceResult(place, Player.of(seats[seat]), changes.get(seat, 0),
-                            tuple(dict.fromkeys(charges[seat])))
+                            tuple(dict.fromkeys(charges[seat])), seat in outcome.frozen)
                 for place, seat in enumerate(outcome.places, start=1)
             ),
             instant_win=outcome.instant_win,
             winner=None if outcome.instant_win is None else Player.of(seats[outcome.winner]),
             multiplier=outcome.multiplier or 1,
+            winner_hand=() if outcome.instant_win is None else tuple(game.hands[outcome.winner]),
         )
         live.phase = TablePhase.FINISHED
         live.deadline = None
@@ -478,6 +511,15 @@ class TableService(Scheduling):
         self._cancel_tasks(live)
         await self._save_table(live)
         log.info("table %s game %s finished and settled", live.id, live.game_id)
+
+    async def set_language(self, live: LiveTable, language: str) -> None:
+        """Change the language of a table's public messages (the board is redrawn)."""
+        async with live.lock:
+            if live.table.status != "open" or live.language == language:
+                return
+            live.language = language
+            await self._save_table(live)
+        self.request_board(live)
 
     async def set_board_message(self, live: LiveTable, message_id: int) -> None:
         async with live.lock:

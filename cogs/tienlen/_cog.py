@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, TypeVar
 import discord
 from discord import app_commands
 from discord.ext import commands
-from pydantic import ValidationError
 
-from cogs import guard, words
+from cogs import glossary, guard, words
+from cogs.i18n import N_, Words, person_language, table_language
+from cogs.i18n import words as words_of
 from cogs.tables import (
     ChannelHasTable,
     LiveTable,
@@ -43,7 +44,13 @@ C = TypeVar("C", bound="TienLenCog")
 
 
 class Refusal(Exception):
-    """A refusal of the Discord side itself (a bad option, no table here): its text is the reply."""
+    """A refusal of the Discord side itself (a bad option, no table here): a message marked with
+    ``N_`` and its values, worded in the reader's language."""
+
+    def __init__(self, message: str, **values: object) -> None:
+        super().__init__(message.format(**values))  # the English sentence, for logs and tests
+        self.message = message
+        self.values = values
 
 
 PresetName = Literal["southern", "pagat", "vc", "online"]  # Rules.preset_names(), tested
@@ -53,28 +60,56 @@ REMINDER_SECONDS = (0, 3600)
 Stake = app_commands.Range[int, 1, 1_000_000]
 TurnSeconds = app_commands.Range[int, 10, 3600]
 RuleOptions = app_commands.Range[str, 1, 600]  # every rule option spelled out is ~320
+LanguageSetting = Literal["vi", "en", "auto"]
+
+
+def _language_name(w: Words, setting: str) -> str:
+    names = {"vi": w._("Vietnamese"), "en": w._("English"),
+             "auto": w._("auto (the server's language, else the opener's)")}
+    return names.get(setting, setting)
 
 
 def parse_options(base: Rules, text: str | None) -> Rules:
-    """`card_exchange=on end=first_out` → a copy of `base` with those options changed."""
+    """`card_exchange=tribute end=first_out` → a copy of `base` with those options changed."""
     if not text or not text.strip():
         return base
+    parts = text.replace(",", " ").split()
     update: dict[str, str] = {}
-    for part in text.replace(",", " ").split():
+    for part in parts:
         name, sep, value = part.partition("=")
         if not sep or not value:
-            raise Refusal(f"Write each option as name=value; {guard.clip(part)} is not.")
+            raise Refusal(N_("Write each option as name=value; {part} is not."),
+                          part=guard.clip(part))
         if name not in Rules.model_fields:
-            raise Refusal(f"There is no rule option {guard.clip(name)}. "
-                          f"Options: {', '.join(Rules.model_fields)}.")
+            raise Refusal(N_("There is no rule option {name}. Options: {options}."),
+                          name=guard.clip(name), options=", ".join(Rules.model_fields))
         update[name] = value
     try:
-        return base.model_copy(update=update)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = guard.clip(".".join(str(x) for x in first.get("loc", ())) or "options")
-        message = guard.clip(first.get("msg", "bad value"), 120)  # pydantic may repeat the input
-        raise Refusal(f"Option {where}: {message}.") from None
+        return base.with_options(parts)
+    except ValueError:
+        # Name the first option whose value is refused on its own (else the whole text).
+        for name, value in update.items():
+            try:
+                base.with_options([f"{name}={value}"])
+            except ValueError:
+                raise Refusal(N_("Option {option}: {value} is not allowed."),
+                              option=guard.clip(name), value=guard.clip(value)) from None
+        raise Refusal(N_("Option {option}: {value} is not allowed."), option="options",
+                      value=guard.clip(text)) from None
+
+
+def person(interaction: discord.Interaction[Any]) -> Words:
+    """The words of the person who pressed or typed (their Discord language)."""
+    return words_of(person_language(interaction.locale))
+
+
+def option_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete of the `options` text: every option, then every value of the one typed."""
+    return [
+        app_commands.Choice(name=text, value=text)
+        for text in Rules.option_completions(current)
+        if len(text) <= 100  # Discord's limit for a choice
+    ]
 
 
 def server_defaults(stored: GuildSettings) -> GuildSettings:
@@ -101,6 +136,32 @@ def server_defaults(stored: GuildSettings) -> GuildSettings:
         reminder = None
     return dataclasses.replace(stored, preset=preset, stake=stake, turn_seconds=turn,
                                turn_reminder=reminder)
+
+
+# What a table needs from the bot in its channel: (permission flag, the name Discord shows).
+# Attach Files and Use External Emojis: card pictures and card emoji on the board and hands.
+NEEDED_PERMISSIONS = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("read_message_history", "Read Message History"),
+    ("attach_files", "Attach Files"),
+    ("use_external_emojis", "Use External Emojis"),
+)
+
+
+def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    """The permissions the bot lacks in the interaction's channel (Send Messages in Threads
+    replaces Send Messages in a thread), as Discord names them."""
+    perms = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    missing = []
+    for flag, name in NEEDED_PERMISSIONS:
+        if flag == "send_messages" and in_thread:
+            flag, name = "send_messages_in_threads", "Send Messages in Threads"
+        if not getattr(perms, flag):
+            missing.append(name)
+    return missing
 
 
 def _can_manage(interaction: discord.Interaction[Any]) -> bool:
@@ -171,15 +232,16 @@ class TienLenCog(commands.Cog, name="TienLen"):
     async def guard(self, interaction: discord.Interaction[Any], what: str) -> AsyncIterator[None]:
         """The one error guard: a refusal becomes a private sentence, anything else is logged
         (``what`` names the action, never a card) and answered with a short apology."""
+        w = person(interaction)
         try:
             yield
         except ShortOfChips as error:
-            await _reply(interaction, words.refusal(error))
+            await _reply(interaction, words.refusal(w, error))
             await self._tell_short(error, interaction.user.id)
         except TableError as error:
-            await _reply(interaction, words.refusal(error))
+            await _reply(interaction, words.refusal(w, error))
         except Refusal as error:
-            await _reply(interaction, str(error))
+            await _reply(interaction, w.marked(error.message, **error.values))
         except guard.Refused as error:
             await _reply(interaction, error.text)
         except Exception as error:
@@ -212,7 +274,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
     @tienlen.command(name="start", description="Open a table in this channel")
     @app_commands.describe(stake="Chips per unit (at least 1)", rules="A rule preset",
                            seats="Number of seats (2-8)", turn_seconds="Seconds per turn",
-                           options="Change single rules, e.g. card_exchange=on end=first_out",
+                           options="Change single rules, e.g. cong=on card_exchange=tribute "
+                                   "(suggestions as you type)",
                            turn_reminder="Seconds into a turn before a reminder (0: none)")
     @guarded
     async def start(self, interaction: discord.Interaction[Any],
@@ -224,6 +287,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     turn_reminder: app_commands.Range[int, 0, 3600] | None = None) -> None:
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
+        missing = missing_permissions(interaction)
+        if missing:
+            raise Refusal(words.missing_permissions(person(interaction), missing))
         existing = await self.service.table_in_channel(interaction.channel_id)
         if existing is not None:
             raise ChannelHasTable(existing.id, guild_id=interaction.guild_id,
@@ -231,6 +297,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                                   board_message_id=existing.table.board_message_id)
         defaults = server_defaults(await self.bot.store.get_guild_settings(interaction.guild_id))
         preset = rules or defaults.preset or "southern"
+        w = person(interaction)
+        language = table_language(defaults.language, interaction.guild_locale, w.lang)
         live = await self.service.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             host_id=interaction.user.id, host_name=interaction.user.display_name,
@@ -238,11 +306,34 @@ class TienLenCog(commands.Cog, name="TienLen"):
             stake=stake or defaults.stake or 10, seats=seats,
             turn_seconds=turn_seconds or defaults.turn_seconds,
             turn_reminder=turn_reminder if turn_reminder is not None else defaults.turn_reminder,
+            language=language, opener_language=w.lang,
         )
-        await interaction.response.send_message(
-            f"Table #{live.id} is open: the board is below. Others join with its **Join** button.",
-            ephemeral=True)
+        join = words_of(language)._("Join")
+        # The board first: should this answer fail (a late interaction), the board is still
+        # posted (or, if it cannot be, the table closes and frees the channel).
         self.service.request_board(live)
+        await interaction.response.send_message(
+            w._("Table #{table} is open: the board is below. Others join with its **{join}** "
+                "button.", table=live.id, join=join),
+            ephemeral=True)
+
+    @start.autocomplete("options")
+    async def start_options_autocomplete(self, interaction: discord.Interaction[Any],
+                                         current: str) -> list[app_commands.Choice[str]]:
+        return option_choices(current)
+
+    @tienlen.command(name="stake", description="Change this table's stake between games (host)")
+    @app_commands.describe(amount="Chips per unit: 1 up to what the poorest seated player holds")
+    @guarded
+    async def stake_command(self, interaction: discord.Interaction[Any],
+                            amount: app_commands.Range[int, 1, 1_000_000]) -> None:
+        assert interaction.channel_id is not None
+        live = await self.service.table_in_channel(interaction.channel_id)
+        if live is None:
+            raise Refusal(N_("There is no table in this channel: `/tienlen start` opens one."))
+        await self.service.set_stake(live, interaction.user.id, amount)
+        await interaction.response.send_message(
+            words.stake_changed(render.table_words(live), live.id, amount))
 
     @tienlen.command(name="hand", description="Show your hand at this channel's table")
     @guarded
@@ -250,23 +341,28 @@ class TienLenCog(commands.Cog, name="TienLen"):
         assert interaction.channel_id is not None
         live = await self.service.table_in_channel(interaction.channel_id)
         if live is None:
-            raise Refusal("There is no table in this channel: `/tienlen start` opens one.")
+            raise Refusal(N_("There is no table in this channel: `/tienlen start` opens one."))
         await self._send_hand(interaction, live)
 
     @tienlen.command(name="rules", description="Show this table's rules, or a preset's")
+    @app_commands.describe(preset="A rule preset to show instead of this table's rules")
     @guarded
     async def rules_command(self, interaction: discord.Interaction[Any],
                             preset: PresetName | None = None) -> None:
+        w = person(interaction)
         if preset is not None:
-            embed = render.rules_embed(Rules.preset(preset), f"Rules: {preset}")
+            embed = render.rules_embed(w, Rules.preset(preset),
+                                       w._("Rules: {preset}", preset=glossary.preset(w, preset)))
         else:
             live = None
             if interaction.channel_id is not None:
                 live = await self.service.table_in_channel(interaction.channel_id)
             if live is None:
-                embed = render.rules_embed(Rules(), "Rules: southern (the default)")
+                embed = render.rules_embed(w, Rules(), w._("Rules: {preset} (the default)",
+                                                           preset=glossary.preset(w, "southern")))
             else:
-                embed = render.rules_embed(live.rules, f"Rules of table #{live.id}")
+                embed = render.rules_embed(w, live.rules,
+                                           w._("Rules of table #{table}", table=live.id))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @tienlen.command(name="stop", description="End this channel's table (host or Manage Server)")
@@ -275,60 +371,91 @@ class TienLenCog(commands.Cog, name="TienLen"):
         assert interaction.channel_id is not None
         live = await self.service.table_in_channel(interaction.channel_id)
         if live is None:
-            raise Refusal("There is no table in this channel.")
+            raise Refusal(N_("There is no table in this channel."))
         await self.service.stop(live, interaction.user.id, can_manage=_can_manage(interaction))
-        await interaction.response.send_message(
-            f"Table #{live.id} is closed. An unfinished game settles nothing.")
+        await interaction.response.send_message(render.table_words(live)._(
+            "Table #{table} is closed. An unfinished game settles nothing.", table=live.id))
 
     @tienlen.command(name="settings", description="This server's defaults (Manage Server)")
+    @app_commands.describe(preset="The rule preset of new tables", stake="The stake of new tables",
+                           turn_seconds="Seconds per turn at new tables",
+                           turn_reminder="Seconds into a turn before a reminder at new tables "
+                                         "(0: none)",
+                           language="The language of tables' public messages (auto: the "
+                                    "server's, else the opener's)",
+                           images="Card pictures on the boards and hands (on/off)")
     @guarded
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
                        stake: Stake | None = None,
                        turn_seconds: TurnSeconds | None = None,
                        turn_reminder: app_commands.Range[int, 0, 3600] | None = None,
+                       language: LanguageSetting | None = None,
                        images: Literal["on", "off"] | None = None) -> None:
         assert interaction.guild_id is not None
+        w = person(interaction)
         if not _can_manage(interaction):
-            raise Refusal("You need the Manage Server permission to change server settings.")
+            raise Refusal(N_("You need the Manage Server permission to change server settings."))
         store = self.bot.store
         if (preset is None and stake is None and turn_seconds is None and turn_reminder is None
-                and images is None):
+                and language is None and images is None):
             current = await store.get_guild_settings(interaction.guild_id)
         else:
             current = await store.set_guild_settings(
                 interaction.guild_id, preset=preset, stake=stake, turn_seconds=turn_seconds,
-                turn_reminder=turn_reminder, images=None if images is None else images == "on")
+                turn_reminder=turn_reminder, language=language,
+                images=None if images is None else images == "on")
         self.bot.image_setting.remember(interaction.guild_id, current.images)
         current = server_defaults(current)
+        if language is not None:
+            await self._relanguage(interaction, language)
+        seconds = current.turn_seconds or self.bot.settings.DEFAULT_TURN_SECONDS
         reminder = (current.turn_reminder if current.turn_reminder is not None
                     else self.bot.settings.DEFAULT_TURN_REMINDER)
-        text = (f"Server defaults — preset: **{current.preset or 'southern'}**, stake: "
-                f"**{current.stake or 10}**, turn time: "
-                f"**{current.turn_seconds or self.bot.settings.DEFAULT_TURN_SECONDS}s**, "
-                f"turn reminder: **{f'after {reminder}s' if reminder else 'off'}**, "
-                f"card pictures: **{'off' if current.images is False else 'on'}**.")
+        after = (w._("after {seconds}s", seconds=w.num(reminder)) if reminder
+                 else w.pgettext("option", "off"))
+        images_word = (w.pgettext("option", "off") if current.images is False
+                       else w.pgettext("option", "on"))
+        text = w._("Server defaults — preset: **{preset}**, stake: **{stake}**, turn time: "
+                   "**{seconds}s**, turn reminder: **{reminder}**, table language: "
+                   "**{language}**, card pictures: **{images}**.",
+                   preset=glossary.preset(w, current.preset or "southern"),
+                   stake=w.num(current.stake or 10), seconds=w.num(seconds), reminder=after,
+                   language=_language_name(w, current.language or "auto"), images=images_word)
         await interaction.response.send_message(text, ephemeral=True)
 
+    async def _relanguage(self, interaction: discord.Interaction[Any], setting: str) -> None:
+        """A new language setting applies to this server's open tables at once."""
+        for live in list(self.service.tables.values()):
+            if live.table.guild_id == interaction.guild_id and live.table.status == "open":
+                lang = table_language(setting, interaction.guild_locale,
+                                      person_language(live.opener_language))
+                await self.service.set_language(live, lang)
+
     @tienlen.command(name="stats", description="Games, wins, places, chips won and lost")
+    @app_commands.describe(user="Whose numbers (yours when left out)")
     @guarded
     async def stats(self, interaction: discord.Interaction[Any],
                     user: discord.User | None = None) -> None:
         assert interaction.guild_id is not None
         target = user or interaction.user
         if not isinstance(target, discord.abc.User):  # checked at the edge; never trusted here
-            raise Refusal("Choose a member of this server.")
+            raise Refusal(N_("Choose a member of this server."))
+        w = person(interaction)
         s = await self.bot.store.stats(interaction.guild_id, target.id)
-        places = ", ".join(f"{p}: {n}" for p, n in sorted(s.places.items())) or "none yet"
-        rate = f"{s.win_rate:.0%}" if s.win_rate is not None else "–"
-        embed = discord.Embed(title=f"Stats for {target.display_name}",
+        places = " · ".join(
+            w._("{place} ×{count}", place=glossary.place(w, p), count=w.num(n))
+            for p, n in sorted(s.places.items())) or w._("none yet")
+        rate = w.percent(s.win_rate) if s.win_rate is not None else "–"
+        embed = discord.Embed(title=w._("Stats for {name}", name=target.display_name),
                               colour=discord.Colour.blue())
-        embed.add_field(name="Chips", value=str(s.chips))
-        embed.add_field(name="Games", value=str(s.games))
-        embed.add_field(name="Wins", value=f"{s.wins} ({rate})")
-        embed.add_field(name="Places", value=places)
-        embed.add_field(name="Chips won / lost", value=f"{s.chips_won} / {s.chips_lost}")
-        embed.add_field(name="Bombs played", value=str(s.bombs_played))
+        embed.add_field(name=w._("Chips"), value=w.num(s.chips))
+        embed.add_field(name=w._("Games"), value=w.num(s.games))
+        embed.add_field(name=w._("Wins"), value=f"{w.num(s.wins)} ({rate})")
+        embed.add_field(name=w._("Places"), value=places)
+        embed.add_field(name=w._("Chips won / lost"),
+                        value=f"{w.num(s.chips_won)} / {w.num(s.chips_lost)}")
+        embed.add_field(name=w._("Bombs played"), value=w.num(s.bombs_played))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ----------------------------------------------------------------- buttons
@@ -355,9 +482,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
 
     async def _ask_level(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
         self.service.check_can_add_computer(live, interaction.user.id)
+        w = person(interaction)
         await interaction.response.send_message(
-            "Choose the computer player's level:",
-            **_unheld({"view": render.ai_levels(live)}), ephemeral=True)
+            w._("Choose the computer player's level:"),
+            **_unheld({"view": render.ai_levels(w, live)}), ephemeral=True)
         return False
 
     async def _start(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
@@ -376,8 +504,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
 
     async def _rules_from_board(self, interaction: discord.Interaction[Any],
                                 live: LiveTable) -> bool:
+        w = person(interaction)
         await interaction.response.send_message(
-            embed=render.rules_embed(live.rules, f"Rules of table #{live.id}"), ephemeral=True)
+            embed=render.rules_embed(w, live.rules, w._("Rules of table #{table}", table=live.id)),
+            ephemeral=True)
         return False
 
     async def _again(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
@@ -385,21 +515,34 @@ class TienLenCog(commands.Cog, name="TienLen"):
         return True
 
     async def _tell_short(self, error: ShortOfChips, presser: int) -> None:
-        """Tell each seated person who holds less than the stake, privately (a direct message)."""
+        """Tell each seated person who holds less than the stake, privately (a direct message,
+        in the table's language: a direct message has no reader's locale)."""
+        live = self.service.tables.get(error.table_id)
+        w = render.table_words(live) if live is not None else words_of(None)
         for user_id, chips in error.short.items():
             if user_id == presser:
                 continue  # already told in the private reply
             with contextlib.suppress(discord.HTTPException):
-                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                await user.send(words.short_of_chips_message(error.table_id, chips, error.stake))
+                budget = self.service.rest  # direct messages spend the bot's REST budget
+                user = self.bot.get_user(user_id)
+                if user is None:
+                    await budget.acquire(None)
+                    user = await self.bot.fetch_user(user_id)
+                await budget.acquire(None)
+                dm = await user.create_dm()
+                await budget.acquire(dm.id)
+                await dm.send(words.short_of_chips_message(w, error.table_id, chips,
+                                                           error.stake))
 
     async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int,
                               level: str) -> None:
         async with self.guard(interaction, f"table {table_id}: adding a computer player"):
             live = await self._table_here(interaction, table_id)
             await self.service.add_computer(live, interaction.user.id, level)
+            w = person(interaction)
             await interaction.response.edit_message(
-                content=f"A {level} computer player joined table #{table_id}.", view=None)
+                content=w._("A computer player ({level}) joined table #{table}.",
+                            level=glossary.level(w, level), table=table_id), view=None)
             self.service.request_board(live)  # the board's seat list shows the new player
 
     async def _send_hand(self, interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -411,8 +554,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
         await self.service.reclaim(live, interaction.user.id)
         hands = self.bot.hands
         hand = hands.get(live.id, interaction.user.id)
+        hand.lang = person(interaction).lang  # the hand speaks its owner's language
         async with hand.lock:
-            files = await hands.files(live, seat, hand.mask)  # first: nothing waits after draw
+            # first: nothing waits after the drawing
+            files = await hands.files(live, seat, hand.mask, hand.lang)
             payload = hands.draw(live, hand, seat)
             await interaction.response.send_message(ephemeral=True, files=files, **payload)
             hands.attach(hand, interaction)  # this message is the person's live hand now
@@ -434,6 +579,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 raise NoGame(over=True)
             hands = self.bot.hands
             hand = hands.get(live.id, interaction.user.id)
+            w = person(interaction)
+            hand.lang = w.lang
             async with hand.lock:
                 stale = hands.expired_note(live, hand) if hands.token_expired(hand) else None
                 note = stale
@@ -442,48 +589,49 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 elif op.startswith("c") and op[1:].isdigit() and int(op[1:]) < sel.MAX_CODES:
                     mask ^= 1 << int(op[1:])
                 elif op == "hint":
-                    mask, note = self._hint(live, seat)
+                    mask, note = self._hint(w, live, seat)
                 elif op in ("play", "pass"):
                     if press in hand.acted:
-                        mask, note = hand.mask, words.ALREADY_DONE
+                        mask, note = hand.mask, w.marked(words.ALREADY_DONE)
                     elif stale is None:
-                        mask, note = await self._act(live, hand, seat, press, mask, op)
+                        mask, note = await self._act(w, live, hand, seat, press, mask, op)
                 else:
                     raise Refusal(words.UNKNOWN_BUTTON)
                 hand.mask = mask
-                files = await hands.files(live, seat, hand.mask)  # first: nothing waits after draw
+                # first: nothing waits after the drawing
+                files = await hands.files(live, seat, hand.mask, hand.lang)
                 payload = hands.draw(live, hand, seat, note)
                 await interaction.response.edit_message(**payload, attachments=files)
                 hands.attach(hand, interaction)  # a fresh token for the same message
                 hands.shown(live, hand)
 
-    async def _act(self, live: LiveTable, hand: LiveHand, seat: int, press: int, mask: int,
-                   op: str) -> tuple[int, str]:
+    async def _act(self, w: Words, live: LiveTable, hand: LiveHand, seat: int, press: int,
+                   mask: int, op: str) -> tuple[int, str]:
         """Play or pass now; returns the selection to show and the note (a refusal's reason)."""
         game = live.game
         assert game is not None
         if not live.playing:
-            return mask, words.refusal(NoGame(over=True))
+            return mask, words.refusal(w, NoGame(over=True))
         cards = sel.chosen_cards(game.hands[seat], mask) if op == "play" else None
         exchange = game.phase is Phase.EXCHANGE
         try:
             await self.service.act(live, hand.user_id, cards)
         except TableError as error:
-            return mask, words.refusal(error)
+            return mask, words.refusal(w, error)
         hand.acted.append(press)
-        return 0, words.action_done(cards, exchange=exchange)
+        return 0, words.action_done(w, cards, exchange=exchange)
 
-    def _hint(self, live: LiveTable, seat: int) -> tuple[int, str]:
+    def _hint(self, w: Words, live: LiveTable, seat: int) -> tuple[int, str]:
         """Select the computer's suggestion for this seat (from what it can see) and say why."""
         game = live.game
         assert game is not None
         hand = game.hands[seat]
         if game.phase is Phase.EXCHANGE:
             cards = choose_returns(game, seat, Level.HARD)
-            return sel.mask_for(hand, cards), words.hint_note(exchange=True)
+            return sel.mask_for(hand, cards), words.hint_note(w, exchange=True)
         suggestion = suggest(observe(game, seat))
         mask = 0 if suggestion.play is None else sel.mask_for(hand, suggestion.play.cards)
-        return mask, words.hint_note(exchange=False, suggestion=suggestion)
+        return mask, words.hint_note(w, exchange=False, suggestion=suggestion)
 
 
 BoardAction = Callable[[discord.Interaction[Any], LiveTable], Awaitable[bool]]

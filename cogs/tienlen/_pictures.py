@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs import pictures
-from cogs.pictures import BoardView, HandView
+from cogs import glossary, pictures
+from cogs.i18n import Words
+from cogs.pictures import BoardView, BoardWords, HandView
 from cogs.tables import GameResults, LiveTable, Player, TablePhase
 
+from . import _render as render
 from . import selection as sel
 
 if TYPE_CHECKING:
@@ -70,21 +72,43 @@ def board_view(live: LiveTable) -> BoardView | None:
         by_player = {p.player: p.chips for p in live.results.places}
         chips = [by_player.get(Player.of(seat), 0) for seat in live.seats]
     return pictures.board_view(game, [seat.name for seat in live.seats], table=live.id,
-                               stake=live.table.stake, away=live.auto, chips=chips)
+                               stake=live.table.stake, away=live.auto, chips=chips,
+                               words=board_words(render.table_words(live)))
 
 
-def alt_text(view: BoardView) -> str:
+def board_words(w: Words) -> BoardWords:
+    """The words drawn on a board picture, in the table's language."""
+    return BoardWords(
+        header=w._("Table #{table} · stake {stake}", table="{table}", stake="{stake}"),
+        to_beat=w._("To beat"),
+        played_by=w._("by {name}", name="{name}"),
+        new_lead=w._("New lead"),
+        game_over=w._("Game over"),
+        exchange=w._("Card exchange"),
+        passed=w._("PASSED"),
+        away=w._("AWAY"),
+        out=w._("OUT"),
+        places=tuple(glossary.place(w, n) for n in range(1, 9)),
+    )
+
+
+def alt_text(w: Words, view: BoardView) -> str:
     """The board picture described in words (its alt text, read by screen readers)."""
     parts = []
     for i, seat in enumerate(view.seats):
-        marks = [m for m, on in (("to play", seat.turn), ("passed", seat.passed),
-                                 ("away", seat.away)) if on]
+        marks = [m for m, on in ((w._("to play"), seat.turn), (w._("passed"), seat.passed),
+                                 (w._("away"), seat.away)) if on]
         if seat.place is not None:
             marks.append(view.words.place(seat.place))
-        tail = f" ({', '.join(marks)})" if marks else ""
-        parts.append(f"{i + 1}. {seat.name}: {seat.cards} card{'s' if seat.cards != 1 else ''}"
-                     f"{tail}")
-    return (f"Table #{view.table}: " + "; ".join(parts))[:1024]  # Discord's limit
+        cards = w.ngettext("{n} card", "{n} cards", seat.cards)
+        if marks:
+            parts.append(w._("{number}. {player}: {cards} ({marks})", number=i + 1,
+                             player=seat.name, cards=cards, marks=", ".join(marks)))
+        else:
+            parts.append(w._("{number}. {player}: {cards}", number=i + 1, player=seat.name,
+                             cards=cards))
+    return w._("Table #{table}: {seats}", table=view.table,
+               seats="; ".join(parts))[:1024]  # Discord's limit
 
 
 def hand_view(live: LiveTable, seat: int, mask: int) -> HandView:
@@ -117,18 +141,19 @@ async def board_picture(bot: TienLenBot, live: LiveTable, budget: float | None =
     view = board_view(live)
     if view is None or not await bot.image_setting.enabled(live.table.guild_id):
         return BoardPicture(None, "")
-    return BoardPicture(await _within(budget, bot.pictures.board(view)), alt_text(view))
+    return BoardPicture(await _within(budget, bot.pictures.board(view)),
+                        alt_text(render.table_words(live), view))
 
 
-async def hand_files(bot: TienLenBot, live: LiveTable, seat: int, mask: int,
+async def hand_files(bot: TienLenBot, live: LiveTable, seat: int, mask: int, w: Words,
                      budget: float | None = ANSWER_BUDGET) -> list[discord.File]:
-    """The hand picture as a file to attach (empty: text only)."""
+    """The hand picture as a file to attach (empty: text only), described in ``w``."""
     if not await bot.image_setting.enabled(live.table.guild_id):
         return []
     png = await _within(budget, bot.pictures.hand(hand_view(live, seat, mask)))
     if png is None:
         return []
-    return [discord.File(io.BytesIO(png), filename=HAND_FILE, description="Your hand")]
+    return [discord.File(io.BytesIO(png), filename=HAND_FILE, description=w._("Your hand"))]
 
 
 def with_board_image(payload: dict[str, Any], picture: BoardPicture) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Turn table state into Discord messages: the board (public) and a hand (ephemeral)."""
+"""Turn table state into Discord messages: the board (public, in the table's language) and a hand
+(ephemeral, in its owner's language)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from typing import Any
 
 import discord
 
-from cogs import words
+from cogs import glossary, words
+from cogs.i18n import N_, Words
+from cogs.i18n import words as words_of
 from cogs.tables import LiveTable, TablePhase
-from engine import Card, Level, Phase, Rules, format_cards
+from engine import Card, Level, Phase, Rules
 
 from . import selection as sel
 from ._views import AiLevelButton, BoardButton, HandButton
@@ -19,101 +22,136 @@ GOLD = discord.Colour.gold()
 GREY = discord.Colour.light_grey()
 RECENT = 5
 
+LOBBY_BUTTONS = (
+    ("join", N_("Join"), discord.ButtonStyle.success),
+    ("leave", N_("Leave"), discord.ButtonStyle.secondary),
+    ("addai", N_("Add computer player"), discord.ButtonStyle.secondary),
+    ("start", N_("Start"), discord.ButtonStyle.primary),
+    ("cancel", N_("Cancel"), discord.ButtonStyle.danger),
+)
+
+
+def table_words(live: LiveTable) -> Words:
+    """The words of a table's public messages."""
+    return words_of(live.language)
+
 
 def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
-    """kwargs for send/edit of the board message. ``pictured``: the board picture goes with it,
-    so the stake line moves to the embed's footer (the picture shows the stake)."""
+    """kwargs for send/edit of the board message, in the table's language. ``pictured``: the
+    board picture goes with it, so the stake line moves to the embed's footer (the picture shows
+    the stake)."""
+    w = table_words(live)
     table = live.table
     rules = live.rules
-    title = f"Tiến Lên — table #{table.id}"
+    title = w._("Tiến Lên — table #{table}", table=table.id)
     if table.status != "open":
-        closed = "\n".join(words.result_lines(live.results)) or "Closed."
+        closed = "\n".join(words.result_lines(w, live.results)) or w._("Closed.")
         embed = discord.Embed(title=title, description=closed,
                               colour=GREY)
         return {"content": None, "embed": embed, "view": None}
-    head = (f"Stake **{table.stake}** · rules **{_preset_name(rules)}** · "
-            f"{table.turn_seconds}s turns")
+    head = w._("Stake **{stake}** · rules **{rules}** · {seconds}s turns",
+               stake=w.num(table.stake), rules=glossary.preset(w, rules.preset_name()),
+               seconds=w.num(table.turn_seconds))
     if live.phase is TablePhase.LOBBY:
-        lines = [head, "", f"Seats ({len(live.seats)}/{live.max_seats}):"]
+        lines = [head, "", w._("Seats ({taken}/{total}):", taken=len(live.seats),
+                               total=live.max_seats)]
         lines += [
-            f"{i + 1}. {words.seat_name(live, i)}"
-            + (" (host)" if s.user_id == table.host_id else "")
+            w._("{number}. {player} (host)", number=i + 1, player=words.seat_name(w, live, i))
+            if s.user_id == table.host_id
+            else f"{i + 1}. {words.seat_name(w, live, i)}"
             for i, s in enumerate(live.seats)
         ]
-        if results := words.result_lines(live.results):
-            lines += ["", "Last game:", *results]
-        lines += ["", "Press **Join** to sit down. The host presses **Start** (2+ seated)."]
+        if results := words.result_lines(w, live.results):
+            lines += ["", w._("Last game:"), *results]
+        lines += ["", w._("Press **Join** to sit down. The host presses **Start** (2+ seated).")]
         embed = discord.Embed(title=title, description="\n".join(lines), colour=GREEN)
         view = discord.ui.View(timeout=None)
-        for action, label, style in (
-            ("join", "Join", discord.ButtonStyle.success),
-            ("leave", "Leave", discord.ButtonStyle.secondary),
-            ("addai", "Add computer player", discord.ButtonStyle.secondary),
-            ("start", "Start", discord.ButtonStyle.primary),
-            ("cancel", "Cancel", discord.ButtonStyle.danger),
-        ):
-            view.add_item(BoardButton(table.id, action, label=label, style=style))
+        for action, label, style in LOBBY_BUTTONS:
+            view.add_item(BoardButton(table.id, action, label=w.marked(label), style=style))
         return {"content": None, "embed": embed, "view": view}
     game = live.game
     assert game is not None
     content = None
     lines = [] if pictured else [head, ""]
     if live.phase is TablePhase.FINISHED:
-        lines += ["**Game over**", *words.result_lines(live.results)]
+        lines += [w._("**Game over**"), *words.result_lines(w, live.results)]
         colour = GOLD
     else:
         colour = GREEN
         actor = game.actor
         if game.phase is Phase.EXCHANGE:
-            lines.append("Card exchange in progress.")
+            lines.append(w._("Card exchange in progress."))
         if actor is not None:
-            until = f" — <t:{int(live.deadline)}:R>" if live.deadline else ""
-            content = f"Turn: {words.seat_name(live, actor)}{until}"
-            lines.append(f"**Turn:** {words.seat_name(live, actor)}{until}")
+            who = words.seat_name(w, live, actor)
+            if live.deadline:
+                until = f"<t:{int(live.deadline)}:R>"
+                content = w._("Turn: {player} — {until}", player=who, until=until)
+                lines.append(w._("**Turn:** {player} — {until}", player=who, until=until))
+            else:
+                content = w._("Turn: {player}", player=who)
+                lines.append(w._("**Turn:** {player}", player=who))
         if game.table is not None:
             last = game.last_play_seat
-            by = f" by {words.seat_name(live, last)}" if last is not None else ""
-            lines.append(f"**To beat:** {format_cards(list(game.table.cards))}{by}")
+            cards = glossary.cards(game.table.cards)
+            if last is not None:
+                lines.append(w._("**To beat:** {cards} by {player}", cards=cards,
+                                 player=words.seat_name(w, live, last)))
+            else:
+                lines.append(w._("**To beat:** {cards}", cards=cards))
         else:
-            lines.append("**To beat:** nothing — a new lead")
-    lines.append("")
-    for i, _seat in enumerate(live.seats):
-        count = len(game.hands[i])
-        flags = []
-        if i in game.passed and live.phase is TablePhase.PLAYING:
-            flags.append("passed")
-        if live.auto and live.auto[i]:
-            flags.append("away: computer playing")
-        if count == 0:
-            flags.append("out")
-        tail = f" ({', '.join(flags)})" if flags else ""
-        plural = "s" if count != 1 else ""
-        lines.append(f"{i + 1}. {words.seat_name(live, i)} — {count} card{plural}{tail}")
-    recent = [line for e in game.events if (line := words.board_event(live, e))][-RECENT:]
+            lines.append(w._("**To beat:** nothing — a new lead"))
+    if live.phase is not TablePhase.FINISHED:  # the results list every seat already
+        lines.append("")
+        lines += [_seat_line(w, live, i) for i in range(len(live.seats))]
+    recent = [line for e in game.events if (line := words.board_event(w, live, e))][-RECENT:]
     if recent:
-        lines += ["", "Recent:", *(f"· {r}" for r in recent)]
+        lines += ["", w._("Recent:"), *(f"· {r}" for r in recent)]
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     if pictured:
         embed.set_footer(text=head.replace("**", ""))
     view = discord.ui.View(timeout=None)
     if live.phase is TablePhase.FINISHED:
-        view.add_item(BoardButton(table.id, "again", label="Play again",
+        view.add_item(BoardButton(table.id, "again", label=w._("Play again"),
                                   style=discord.ButtonStyle.success))
-        view.add_item(BoardButton(table.id, "leave", label="Leave",
+        view.add_item(BoardButton(table.id, "leave", label=w._("Leave"),
                                   style=discord.ButtonStyle.secondary))
     else:
-        view.add_item(BoardButton(table.id, "hand", label="My hand",
+        view.add_item(BoardButton(table.id, "hand", label=w._("My hand"),
                                   style=discord.ButtonStyle.primary))
-    view.add_item(BoardButton(table.id, "rules", label="Rules",
+    view.add_item(BoardButton(table.id, "rules", label=w._("Rules"),
                               style=discord.ButtonStyle.secondary))
     return {"content": content, "embed": embed, "view": view}
 
 
-def ai_levels(live: LiveTable) -> discord.ui.View:
+def _seat_line(w: Words, live: LiveTable, i: int) -> str:
+    game = live.game
+    assert game is not None
+    count = len(game.hands[i])
+    flags = []
+    if i in game.passed and live.phase is TablePhase.PLAYING:
+        flags.append(w._("passed"))
+    if live.auto and live.auto[i]:
+        flags.append(w._("away: computer playing"))
+    if count == 0:
+        flags.append(w._("out"))
+    cards = w.ngettext("{n} card", "{n} cards", count)
+    who = words.seat_name(w, live, i)
+    if flags:
+        return w._("{number}. {player} — {cards} ({flags})", number=i + 1, player=who,
+                   cards=cards, flags=", ".join(flags))
+    return w._("{number}. {player} — {cards}", number=i + 1, player=who, cards=cards)
+
+
+def ai_levels(w: Words, live: LiveTable) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for level in Level:
-        view.add_item(AiLevelButton(live.id, level))
+        label = glossary.level(w, level)
+        view.add_item(AiLevelButton(live.id, level, label=label[:1].upper() + label[1:]))
     return view
+
+
+HAND_BUTTONS = {"play": N_("Play"), "pass": N_("Pass"), "clear": N_("Clear"),
+                "hint": N_("Hint")}
 
 
 def hand_buttons(live: LiveTable, seat: int, mask: int) -> dict[str, bool]:
@@ -134,18 +172,18 @@ def hand_buttons(live: LiveTable, seat: int, mask: int) -> dict[str, bool]:
     }
 
 
-def hand(live: LiveTable, seat: int, mask: int, note: str | None = None, *,
+def hand(w: Words, live: LiveTable, seat: int, mask: int, note: str | None = None, *,
          press: int = 0, emoji: Callable[[Card], discord.PartialEmoji | None] | None = None
          ) -> dict[str, Any]:
-    """kwargs for an ephemeral hand message (send or edit). ``press``: the hand's drawing number,
-    carried by its buttons so that a second press of the same drawing is recognised; ``emoji``
-    gives a card's button emoji (none: text only)."""
+    """kwargs for an ephemeral hand message (send or edit), in its owner's language ``w``.
+    ``press``: the hand's drawing number, carried by its buttons so that a second press of the
+    same drawing is recognised; ``emoji`` gives a card's button emoji (none: text only)."""
     game = live.game
     assert game is not None
     cards = game.hands[seat]
     mask = sel.clean_mask(cards, mask)
     codes = sel.hand_codes(cards)
-    line, _ = words.hand_status(live, seat, sel.selected_cards(cards, mask))
+    line, _ = words.hand_status(w, live, seat, sel.selected_cards(cards, mask))
     enabled = hand_buttons(live, seat, mask)
     over = not live.playing or game.is_over
     view = discord.ui.View(timeout=None)
@@ -159,32 +197,26 @@ def hand(live: LiveTable, seat: int, mask: int, note: str | None = None, *,
             )
         )
     action_row = min(4, (len(cards) + 4) // 5)
-    for op, label, style, disabled in (
-        ("play", "Play", discord.ButtonStyle.success, not enabled["play"]),
-        ("pass", "Pass", discord.ButtonStyle.danger, not enabled["pass"]),
-        ("clear", "Clear", discord.ButtonStyle.secondary, mask == 0 or over),
-        ("hint", "Hint", discord.ButtonStyle.secondary, not enabled["hint"]),
+    for op, style, disabled in (
+        ("play", discord.ButtonStyle.success, not enabled["play"]),
+        ("pass", discord.ButtonStyle.danger, not enabled["pass"]),
+        ("clear", discord.ButtonStyle.secondary, mask == 0 or over),
+        ("hint", discord.ButtonStyle.secondary, not enabled["hint"]),
     ):
-        view.add_item(HandButton(live.id, press, mask, op, label=label, style=style,
-                                 disabled=disabled, row=action_row))
-    header = f"**Your hand** — table #{live.id} · {len(cards)} card{'s' if len(cards) != 1 else ''}"
-    lines = [header, words.hand_turn_line(live, seat)]
+        view.add_item(HandButton(live.id, press, mask, op, label=w.marked(HAND_BUTTONS[op]),
+                                 style=style, disabled=disabled, row=action_row))
+    header = w.ngettext("**Your hand** — table #{table} · {n} card",
+                        "**Your hand** — table #{table} · {n} cards", len(cards), table=live.id)
+    lines = [header, words.hand_turn_line(w, live, seat)]
     if not over:
-        lines += [words.hand_table_line(live), words.hand_counts_line(live), line]
+        lines += [words.hand_table_line(w, live), words.hand_counts_line(w, live), line]
     lines.append(note or "")
     return {"content": "\n".join(filter(None, lines)), "view": view}
 
 
-def _preset_name(rules: Rules) -> str:
-    for name in Rules.preset_names():
-        if Rules.preset(name) == rules:
-            return name
-    return "custom"
-
-
-def rules_embed(rules: Rules, title: str) -> discord.Embed:
+def rules_embed(w: Words, rules: Rules, title: str) -> discord.Embed:
     """An embed generated from the Rules model itself, so it can never drift from the engine."""
     embed = discord.Embed(title=title, colour=GREEN)
-    for option, value in rules.describe():
+    for option, value in glossary.rules_lines(w, rules):
         embed.add_field(name=option, value=value, inline=True)
     return embed

@@ -90,8 +90,8 @@ class AiLevelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=rf"tl:ai:(?P<table>{_ID}):(?P<level>{_WORD})"):
     """The level choice shown after `Add computer player` (on a private message)."""
 
-    def __init__(self, table_id: int, level: str) -> None:
-        super().__init__(discord.ui.Button(label=level.capitalize(),
+    def __init__(self, table_id: int, level: str, *, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label or level.capitalize(),
                                            style=discord.ButtonStyle.secondary,
                                            custom_id=f"tl:ai:{table_id}:{level}"))
         self.table_id = table_id

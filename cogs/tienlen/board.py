@@ -1,7 +1,9 @@
 """The board publisher: puts a table's board on screen (edits it in place, or posts a new one),
 passes "the table changed" on to the live hands, and posts and removes turn reminders.
 
-The bot builds it and hands it to the table service, which calls it (coalesced) after changes.
+The bot builds it and hands it to the table service, which calls it (coalesced, after a slot of
+the bot's REST budget) after changes. Every further request it makes (a repost, emptying an old
+board, a turn reminder and its deletion, a direct message) waits for its own slot.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs import words
-from cogs.tables import LiveTable
+from cogs.tables import BoardUnavailable, LiveTable
 
 from . import _pictures as pictures
 from . import _render as render
@@ -26,6 +28,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("cogs.tienlen.board")
 
 TOO_OLD_TO_EDIT = 30046  # Discord's error code for an edit of a message that is too old
+
+
+def _unavailable(error: discord.HTTPException) -> BoardUnavailable:
+    return BoardUnavailable(error.status, error.code)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +70,7 @@ class BoardPublisher:
 
     async def _delete(self, reminder: Reminder) -> None:
         channel = self.bot.get_partial_messageable(reminder.channel_id)
+        await self.bot.table_service.rest.acquire(reminder.channel_id)
         try:
             await channel.get_partial_message(reminder.message_id).delete()
         except discord.NotFound:
@@ -83,8 +90,9 @@ class BoardPublisher:
         if old is not None:
             await self._delete(old)
         channel = self.bot.get_partial_messageable(live.table.channel_id)
+        await self.bot.table_service.rest.acquire(channel.id, urgent=True)
         message = await channel.send(
-            words.turn_reminder(user_id, seconds_left),
+            words.turn_reminder(render.table_words(live), user_id, seconds_left),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]),
         )
@@ -98,9 +106,15 @@ class BoardPublisher:
     async def publish_board(self, live: LiveTable) -> None:
         bot = self.bot
         service = bot.table_service
-        channel = bot.get_channel(live.table.channel_id)
+        channel_id = live.table.channel_id
+        budget = service.rest
+        channel = bot.get_channel(channel_id)
         if channel is None:
-            channel = await bot.fetch_channel(live.table.channel_id)
+            await budget.acquire(None)
+            try:
+                channel = await bot.fetch_channel(channel_id)
+            except (discord.Forbidden, discord.NotFound) as error:
+                raise _unavailable(error) from None
         assert isinstance(channel, discord.abc.Messageable)
         picture = await pictures.board_picture(bot, live)
         payload = pictures.with_board_image(
@@ -112,15 +126,42 @@ class BoardPublisher:
                                                             attachments=picture.files())
                 return
             except discord.NotFound:
-                pass
+                pass  # the board was deleted: post a new one
+            except discord.Forbidden as error:
+                raise _unavailable(error) from None
             except discord.HTTPException as error:
                 if error.code != TOO_OLD_TO_EDIT:  # too old to edit: post a fresh one
                     raise
+            await budget.acquire(channel_id, urgent=True)
+            # the state may have moved while waiting
+            picture = await pictures.board_picture(bot, live)
+            payload = pictures.with_board_image(
+                render.board(live, pictured=picture.png is not None), picture)
         if picture.png is not None:
             payload["files"] = picture.files()
-        message = await channel.send(**{k: v for k, v in payload.items() if v is not None})
+        try:
+            message = await channel.send(**{k: v for k, v in payload.items() if v is not None})
+        except (discord.Forbidden, discord.NotFound) as error:
+            raise _unavailable(error) from None
         await service.set_board_message(live, message.id)
         if old is not None:
+            await budget.acquire(channel_id)
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).edit(
-                    content=words.BOARD_MOVED, embed=None, view=None, attachments=[])
+                    content=render.table_words(live).marked(words.BOARD_MOVED), embed=None,
+                    view=None, attachments=[])
+
+    async def board_lost(self, live: LiveTable, error: BoardUnavailable) -> None:
+        """Tell the host, by direct message, that the table closed: its board cannot be shown."""
+        bot = self.bot
+        budget = bot.table_service.rest
+        host_id = live.table.host_id
+        user = bot.get_user(host_id)
+        if user is None:
+            await budget.acquire(None)
+            user = await bot.fetch_user(host_id)
+        await budget.acquire(None)  # opening the direct-message channel
+        dm = await user.create_dm()
+        await budget.acquire(dm.id)
+        await dm.send(words.board_lost_message(render.table_words(live), live.id,
+                                                live.table.channel_id))

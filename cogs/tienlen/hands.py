@@ -26,6 +26,8 @@ from typing import Any
 import discord
 
 from cogs import words
+from cogs.i18n import Words
+from cogs.i18n import words as words_of
 from cogs.tables import LiveTable
 from engine import Card
 
@@ -66,6 +68,8 @@ class LiveHand:
     """The game version of the last drawing that reached the screen."""
     task: asyncio.Task[None] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    lang: str = "en"
+    """The owner's language (from their last press): the hand is always drawn in it."""
 
 
 class LiveHands:
@@ -77,8 +81,10 @@ class LiveHands:
         self._clock = clock
         self.emoji: Callable[[Card], discord.PartialEmoji | None] | None = None
         """A card's button emoji (none: text buttons); set by the bot."""
-        self.picture: Callable[[LiveTable, int, int], Awaitable[list[discord.File]]] | None = None
-        """The hand picture of (table, seat, selection) as files to attach; set by the bot."""
+        self.picture: (Callable[[LiveTable, int, int, Words], Awaitable[list[discord.File]]]
+                        | None) = None
+        """The hand picture of (table, seat, selection, owner's words) as files to attach; set by
+        the bot."""
         self.edits = 0
         """Hand edits sent (refreshes through tokens)."""
         self.expired_count = 0
@@ -114,18 +120,20 @@ class LiveHands:
         hand.mask = sel.clean_mask(game.hands[seat], hand.mask)
         hand.press = next(_DRAWINGS)
         hand.shown_key = (live.changes, hand.mask, hand.press)
-        payload = render.hand(live, seat, hand.mask, hand.note, press=hand.press,
-                              emoji=self.emoji)
+        payload = render.hand(words_of(hand.lang), live, seat, hand.mask, hand.note,
+                              press=hand.press, emoji=self.emoji)
         # Every button is a dynamic item, dispatched from its custom id: a stopped view is sent
         # as components but never kept by discord.py (no timer, no memory per drawing).
         payload["view"].stop()
         return payload
 
-    async def files(self, live: LiveTable, seat: int, mask: int) -> list[discord.File]:
-        """The hand picture to attach with a drawing (none without the picture hook)."""
+    async def files(self, live: LiveTable, seat: int, mask: int,
+                    lang: str | None = None) -> list[discord.File]:
+        """The hand picture to attach with a drawing (none without the picture hook), described
+        in its owner's language ``lang``."""
         if self.picture is None:
             return []
-        return await self.picture(live, seat, mask)
+        return await self.picture(live, seat, mask, words_of(lang))
 
     def attach(self, hand: LiveHand, interaction: discord.Interaction[Any]) -> None:
         """``interaction`` showed this hand: its token edits the message from now on."""
@@ -179,7 +187,7 @@ class LiveHands:
             if hand.shown_key is not None and hand.shown_key[:2] == (live.changes, hand.mask):
                 return
             interaction = hand.interaction
-            files = await self.files(live, seat, hand.mask)
+            files = await self.files(live, seat, hand.mask, hand.lang)
             if (live.game is None or hand.interaction is not interaction
                     or self.token_expired(hand)):  # the picture took a moment: look again
                 return
@@ -215,4 +223,4 @@ class LiveHands:
         game = live.game
         if game is not None and hand.shown_version == game.version:
             return None
-        return words.HAND_EXPIRED
+        return words_of(hand.lang).marked(words.HAND_EXPIRED)

@@ -21,7 +21,7 @@ from engine.ai.planner import S1, split_mask
 from engine.ai.search import DEFAULT_BUDGET_MS, expert_choice
 from engine.cards import Card
 from engine.combos import Combo
-from engine.events import Exchanged
+from engine.events import Exchanged, Played
 from engine.game import Game, Phase
 from engine.level import Level
 
@@ -45,7 +45,10 @@ def _ctx(obs: Observation) -> Ctx:
     n, d = obs.players, obs.direction
     seat = obs.seat
     counts = obs.counts
-    opponents = [s for s in ((seat + d * i) % n for i in range(1, n)) if counts[s]]
+    frozen = obs.frozen
+    opponents = [
+        s for s in ((seat + d * i) % n for i in range(1, n)) if counts[s] and s not in frozen
+    ]
     hand = obs.hand_mask
     return Ctx(
         seat=seat,
@@ -58,6 +61,9 @@ def _ctx(obs: Observation) -> Ctx:
         opponents=opponents,
         rules=obs.rules,
         layout=obs.layout,
+        fresh=obs.rules.cong and not any(
+            isinstance(e, Played) and e.seat == seat for e in obs.log
+        ),
     )
 
 

@@ -19,6 +19,8 @@ from engine.combos import (
     ComboKind,
     beats_mask,
     chop_spec,
+    classify_mask,
+    double_quad_beats,
     legal_responses,
     may_lead,
 )
@@ -59,6 +61,7 @@ class Ctx:
     __slots__ = (
         "chop_ctx",
         "counts",
+        "fresh",
         "hand",
         "layout",
         "opponents",
@@ -82,6 +85,7 @@ class Ctx:
         opponents: Sequence[int],
         rules: Rules,
         layout: Layout,
+        fresh: bool = False,
     ) -> None:
         self.seat = seat
         self.hand = hand
@@ -93,6 +97,7 @@ class Ctx:
         self.opponents = opponents  # other seats still holding cards, in turn order after us
         self.rules = rules
         self.layout = layout
+        self.fresh = fresh  # with cóng: this seat has not played a card yet (it could be frozen)
 
     def min_opp(self) -> int:
         counts = self.counts
@@ -146,6 +151,19 @@ def struct_mask(hand: int, s: Struct) -> int:
     return mask
 
 
+def _unseen_double_quad(ctx: Ctx, above: int = -1) -> bool:
+    """Whether the unseen cards hold two quads of consecutive ranks (top card above ``above``)."""
+    unseen = ctx.unseen
+    lower = False
+    for r in range(12):
+        p = (unseen >> (8 * r)) & 255
+        quad = COUNT8[p] >= 4 and any((q.bit_length() - 1) >> 1 > above for q in SUBS[r][p][4])
+        if lower and quad:
+            return True
+        lower = COUNT8[p] >= 4
+    return False
+
+
 def _beatable(ctx: Ctx, kind: ComboKind, mask: int) -> bool:
     """Whether the cards unseen by this seat could beat the play (card counting)."""
     most = ctx.max_opp()
@@ -154,6 +172,15 @@ def _beatable(ctx: Ctx, kind: ComboKind, mask: int) -> bool:
     unseen = ctx.unseen
     t = (mask.bit_length() - 1) >> 1
     top_rank = t >> 2
+    if kind is ComboKind.DOUBLE_QUAD:
+        return most >= 8 and _unseen_double_quad(ctx, t)
+    if (
+        ctx.rules.double_quad
+        and most >= 8
+        and double_quad_beats(ctx.rules, kind, mask, ctx.chop_ctx)
+        and _unseen_double_quad(ctx)
+    ):
+        return True
     if kind is ComboKind.SINGLE:
         if unseen >> (2 * (t + 1)):
             return True
@@ -209,6 +236,14 @@ def hard_lead(ctx: Ctx, legal: Sequence[Combo] | None = None) -> Combo:
             return None
         return Combo(kind, mask, layout)
 
+    if legal_masks is not None:
+        whole = legal_masks.get(hand)
+        if whole is not None:
+            return whole  # the whole hand is one play (a double quad the planner splits)
+    else:
+        kind = classify_mask(hand, rules.double_quad)
+        if kind is not None and may_lead(rules, kind, hand):
+            return Combo(kind, hand, layout)
     if len(plan) == 1:
         c = make(plan[0])
         if c is not None:
@@ -268,8 +303,21 @@ def _cheapest(hand: int, cands: Sequence[Combo]) -> Combo:
     return best
 
 
+CONG_DANGER = 7
+"""With cóng, a seat that has not played yet answers rather than passes once an opponent holds at
+most this many cards (being frozen costs the last place and double payments)."""
+
+
 def hard_respond(ctx: Ctx, cands: Sequence[Combo]) -> Combo | None:
     """The answer of the planning player to the table, or ``None`` to pass."""
+    choice = _respond(ctx, cands)
+    if choice is None and ctx.fresh and cands and ctx.min_opp() <= CONG_DANGER:
+        hand = ctx.hand
+        return min(cands, key=lambda c: (split_mask(hand - c[1])[0], c[1].bit_length()))
+    return choice
+
+
+def _respond(ctx: Ctx, cands: Sequence[Combo]) -> Combo | None:
     if not cands:
         return None
     hand = ctx.hand

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.cards import Card, Layout
 from engine.combos import Combo
-from engine.events import Dealt, Event, Exchanged, Played, WentOut
+from engine.events import Dealt, Event, Exchanged, Frozen, Played, WentOut
 from engine.game import Phase
 from engine.rules import Rules
 
@@ -71,6 +71,11 @@ class Observation:
                 for c in e.cards:
                     mask += bit_of[c]
         return mask
+
+    @property
+    def frozen(self) -> tuple[int, ...]:
+        """With cóng: the seats frozen when the first player went out (they play no more)."""
+        return next((e.seats for e in self.log if isinstance(e, Frozen)), ())
 
     @property
     def my_turn(self) -> bool:

@@ -28,7 +28,7 @@ from engine.ai.planner import split_mask
 from engine.ai.sim import Sim, utility
 from engine.cards import count_cards
 from engine.combos import Combo, ComboKind, classify_mask, legal_responses
-from engine.events import Chopped, Event, Passed, Played, TrickWon
+from engine.events import Chopped, Event, Frozen, Passed, Played, TrickWon
 from engine.rules import Rules
 
 __all__ = ["DEFAULT_BUDGET_MS", "STEPS_PER_MS", "candidates", "expert_choice"]
@@ -148,7 +148,7 @@ def history(
                 out.append(Decision(e.seat, table, owner, chop_ctx, tuple(counts), played, mask))
                 before.append(by_seat[e.seat])
             first = False
-            kind = classify_mask(mask)
+            kind = classify_mask(mask, rules.double_quad)
             if kind is None:
                 continue
             table = Combo(kind, mask, layout)
@@ -421,6 +421,8 @@ def expert_choice(
     samples = 0
     rules = ctx.rules
     hist = history(log, counts, me, rules, HISTORY) if HISTORY and log else []
+    started = {e.seat for e in log if isinstance(e, Played)} if rules.cong else None
+    frozen = next((e.seats for e in log if isinstance(e, Frozen)), ())
     rng.shuffle(pool)
     groups: dict[int, list[int]] = {}
     i = 0
@@ -471,6 +473,8 @@ def expert_choice(
                 direction=direction,
                 rules=ctx.rules,
                 full=full,
+                started=started,
+                frozen=frozen,
             )
             sim.act(me, cands[j])
             sim.run(me)

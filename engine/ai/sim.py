@@ -1,10 +1,12 @@
 """A light game model for rollouts: count-mask hands, one trick at a time, every seat played by
 the ``hard`` policy. It follows the rules that matter for the outcome (beating, chop tables and
-chop context, lock-out, going out, lead passing, both endings) and skips the rest (out-of-turn
-chops, instant wins, stakes extras).
+chop context, double quads, lock-out, going out, lead passing, both endings, cóng) and skips the
+rest (out-of-turn chops, instant wins, stakes extras).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from engine.ai.core import Ctx, hard_choice, twos_or_bomb
 from engine.cards import Layout, count_cards
@@ -24,6 +26,7 @@ class Sim:
         "cur",
         "direction",
         "finished",
+        "frozen",
         "full",
         "hands",
         "layout",
@@ -34,6 +37,7 @@ class Sim:
         "passed",
         "played",
         "rules",
+        "started",
         "steps",
         "table",
     )
@@ -52,6 +56,8 @@ class Sim:
         direction: int,
         rules: Rules,
         full: int,
+        started: set[int] | None = None,
+        frozen: Sequence[int] = (),
     ) -> None:
         self.hands = hands
         self.counts = [count_cards(h) for h in hands]
@@ -70,13 +76,18 @@ class Sim:
         self.over = False
         self.steps = 0
         self.opps: list[list[int] | None] = [None] * self.n
+        # With cóng: the seats that have played a card (None: not modelled, nobody is frozen).
+        self.started = set(range(self.n)) if started is None else set(started)
+        self.frozen: list[int] = list(frozen)  # frozen seats hold the last places
 
     def ctx(self, seat: int) -> Ctx:
         n, d, counts = self.n, self.direction, self.counts
         opponents = self.opps[seat]
         if opponents is None:
+            frozen = self.frozen
             opponents = self.opps[seat] = [
                 s for s in ((seat + d * i) % n for i in range(1, n)) if counts[s]
+                and s not in frozen
             ]
         return Ctx(
             seat=seat,
@@ -89,6 +100,7 @@ class Sim:
             opponents=opponents,
             rules=self.rules,
             layout=self.layout,
+            fresh=seat not in self.started,
         )
 
     def act(self, seat: int, play: Combo | None) -> None:
@@ -106,15 +118,21 @@ class Sim:
             self.hands[seat] -= mask
             self.played += mask
             self.counts[seat] -= count_cards(mask)
+            self.started.add(seat)
             if not self.rules.pass_locks_out:
                 self.passed.clear()
             if not self.hands[seat]:
                 self.opps = [None] * self.n
                 self.finished.append(seat)
+                if len(self.finished) == 1 and len(self.started) < self.n:
+                    n, d = self.n, self.direction
+                    order = ((seat + d * i) % n for i in range(1, n))
+                    self.frozen = [s for s in order if s not in self.started and self.counts[s]]
                 if self.rules.end == "first_out":
                     self.over = True
                     return
-                holders = [s for s in range(self.n) if self.counts[s]]
+                frozen = self.frozen
+                holders = [s for s in range(self.n) if self.counts[s] and s not in frozen]
                 if len(holders) <= 1:
                     self.finished.extend(holders)
                     self.over = True
@@ -123,17 +141,18 @@ class Sim:
 
     def _advance(self, seat: int) -> None:
         n, d, counts, owner, passed = self.n, self.direction, self.counts, self.owner, self.passed
+        frozen = self.frozen
         s = seat
         for _ in range(n - 1):
             s = (s + d) % n
             if s == owner:
                 break
-            if counts[s] and s not in passed:
+            if counts[s] and s not in passed and s not in frozen:
                 self.cur = s
                 return
         # The trick is over: its last player leads, or the next holder after them.
         lead = owner if owner is not None else seat
-        while not counts[lead]:
+        while not counts[lead] or lead in frozen:
             lead = (lead + d) % n
         self.table = None
         self.owner = None
@@ -143,7 +162,7 @@ class Sim:
 
     def run(self, me: int, limit: int = 4000) -> None:
         """Play on with ``hard`` everywhere until ``me`` has a place or the game is over."""
-        while not self.over and self.counts[me] and self.steps < limit:
+        while not self.over and self.counts[me] and me not in self.frozen and self.steps < limit:
             seat = self.cur
             ctx = self.ctx(seat)
             play = hard_choice(ctx, None, self.table is not None)
@@ -155,23 +174,37 @@ def utility(sim: Sim, me: int, first_bonus: float = 0.0) -> float:
     n = sim.n
     rules = sim.rules
     finished = sim.finished
+    frozen = sim.frozen
     if rules.end == "first_out" or sim.over:
         if finished and rules.end == "first_out":
             winner = finished[0]
             d = sim.direction
-            order = [(winner + d * i) % n for i in range(1, n)]
+            order = [(winner + d * i) % n for i in range(1, n) if (winner + d * i) % n
+                     not in frozen]
             rest = sorted(order, key=lambda s: (sim.counts[s], order.index(s)))
-            places = [winner, *rest]
+            places = [winner, *rest, *frozen]
         else:
-            places = finished + [s for s in range(n) if s not in finished]
+            places = finished + [s for s in range(n) if s not in finished and s not in frozen]
+            places += frozen
     else:
-        places = finished + [s for s in range(n) if s not in finished]
+        places = finished + [s for s in range(n) if s not in finished and s not in frozen]
+        places += frozen
     place = places.index(me) + 1 if me in places else n
+    if me in frozen:
+        value = _scheme_value(sim, me, place, 0.0)
+        return 2 * value if value < 0 else value  # a frozen seat pays double
     if me not in finished and not sim.over:
         # Unfinished rollout: rank me among the seats still holding cards by count.
         place = len(finished) + 1 + sum(
-            1 for s in range(n) if s not in finished and s != me and sim.counts[s] < sim.counts[me]
+            1 for s in range(n)
+            if s not in finished and s not in frozen and s != me and sim.counts[s] < sim.counts[me]
         )
+    return _scheme_value(sim, me, place, first_bonus)
+
+
+def _scheme_value(sim: Sim, me: int, place: int, first_bonus: float) -> float:
+    n = sim.n
+    rules = sim.rules
     bonus = first_bonus if place == 1 else 0.0
     scoring = rules.scoring
     if scoring == "loser_pays":

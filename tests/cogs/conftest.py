@@ -12,6 +12,7 @@ import simcord
 
 from bot.app import TienLenBot
 from bot.settings import Settings
+from cogs.tables import RestBudget
 from data import Store
 
 SEED = 20261130  # real randomness, injected: every test deals the same way on every run
@@ -36,7 +37,7 @@ class World:
         await self.store.close()
         self.store = await Store.open(self.path)
         self.bot = TienLenBot(make_settings(), self.store, ai_delay=0.0, board_interval=0.0,
-                      seed=SEED)
+                              seed=SEED, rest_budget=unpaced())
         await self.env.restart_bot(self.bot)
 
 
@@ -45,7 +46,13 @@ async def simcord_bot(tmp_path: Path) -> TienLenBot:
     """The bot SimCord's `simcord_env` runs: a fresh SQLite file per test, no pauses."""
     store = await Store.open(tmp_path / "bot.sqlite3")
     return TienLenBot(make_settings(), store, ai_delay=0.0, board_interval=0.0,
-                      seed=SEED)
+                      seed=SEED, rest_budget=unpaced())
+
+
+def unpaced() -> RestBudget:
+    """SimCord has no rate limits and plays on without pauses: a budget that never waits (the
+    pacing itself is tested in tests/cogs/test_budget.py and over the wire)."""
+    return RestBudget(1_000_000, channel_limit=1_000_000)
 
 
 @pytest_asyncio.fixture

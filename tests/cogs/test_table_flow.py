@@ -14,6 +14,7 @@ import discord
 import pytest
 
 from cogs import words
+from cogs.i18n import words as words_of
 from cogs.tables import CardsGone, LiveTable, TablePhase
 from engine import Game, Passed, Phase, Played, Rank, parse_cards
 
@@ -208,7 +209,7 @@ async def test_simultaneous_presses_are_judged_one_after_the_other(world: Any) -
     assert game.version == version + 2, results
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], CardsGone)
-    assert "already played" in words.refusal(results[1])
+    assert "already played" in words.refusal(words_of("en"), results[1])
     names = [type(e).__name__ for e in game.events]
     assert names.count("Played") == 1
     assert names.count("Passed") == 1
@@ -277,7 +278,7 @@ async def test_stop_and_settings_permissions(world: Any) -> None:
 async def test_daily_once_per_day(world: Any) -> None:
     (p,) = people(world, 1)
     r = await p.slash(world.channel, "daily")
-    assert r.ephemeral and "**200**" in r.response.content and "**1200**" in r.response.content
+    assert r.ephemeral and "**200**" in r.response.content and "**1,200**" in r.response.content
     r = await p.slash(world.channel, "daily")
     assert r.ephemeral and "already claimed" in r.response.content
     assert await world.store.get_chips(world.guild.id, p.id) == 1200
@@ -403,7 +404,7 @@ async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
     assert "no_such_rule" in r.response.content
     assert await world.bot.table_service.table_in_channel(world.channel.id) is None
     live = await open_table(world, ps[0], options="card_exchange=on end=first_out")
-    assert live.rules.card_exchange
+    assert live.rules.card_exchange == "san_jose"  # "on", as saved before, means San Jose
     assert live.rules.end == "first_out"
     await seat_people(world, ps[1:])
     await ps[0].click(board(world), label="Start")

@@ -9,6 +9,7 @@ import pytest
 
 import cogs.tables
 from cogs import words
+from cogs.i18n import words as words_of
 from cogs.tables import errors as table_errors
 from cogs.tables.live import (
     Charge,
@@ -24,6 +25,7 @@ from cogs.tables.live import (
 from engine import (
     Chopped,
     ComboKind,
+    Frozen,
     GameOver,
     InstantWin,
     InstantWinKind,
@@ -35,6 +37,7 @@ from engine import (
     parse_cards,
 )
 
+EN, VI = words_of("en"), words_of("vi")
 ANN = Player("Ann", 11)
 CPU = Player("Computer 1 (hard)")
 
@@ -46,17 +49,29 @@ def _name(seat: int) -> str:
 def test_every_shown_event_has_one_line() -> None:
     cards = tuple(parse_cards("3S 4S 5S"))
     twos = tuple(parse_cards("2H"))
-    assert words.describe_event(Played(0, cards, ComboKind.SEQUENCE, 1), _name) == (
+    assert words.describe_event(EN, Played(0, cards, ComboKind.SEQUENCE, 1), _name) == (
         "Ann played 3♠ 4♠ 5♠")
-    assert words.describe_event(Played(1, twos, ComboKind.SINGLE, 1, out_of_turn=True), _name) \
-        == "Bo played 2♥ (out of turn)"
-    assert words.describe_event(Passed(1, 1), _name) == "Bo passed"
-    assert words.describe_event(Chopped(0, 1, 2, twos, cards), _name) == "Ann chopped Bo!"
-    assert words.describe_event(TrickWon(0, 2), _name) == "Ann won the trick"
-    assert words.describe_event(WentOut(1, 1), _name) == "Bo went out (place 1)"
-    assert words.describe_event(InstantWin(0, InstantWinKind.FOUR_TWOS, 3), _name) == (
-        "Ann wins instantly: four_twos")
-    assert words.describe_event(GameOver((0, 1)), _name) is None
+    assert words.describe_event(EN, Played(1, twos, ComboKind.SINGLE, 1, out_of_turn=True),
+                                _name) == "Bo played 2♥ (out of turn)"
+    assert words.describe_event(EN, Passed(1, 1), _name) == "Bo passed"
+    assert words.describe_event(EN, Chopped(0, 1, 2, twos, cards), _name) == "Ann chopped Bo!"
+    assert words.describe_event(EN, TrickWon(0, 2), _name) == "Ann won the trick"
+    assert words.describe_event(EN, WentOut(1, 1), _name) == "Bo went out (1st)"
+    assert words.describe_event(EN, InstantWin(0, InstantWinKind.FOUR_TWOS, 3), _name) == (
+        "Ann wins at once: instant win (four 2s) ×3")
+    assert words.describe_event(EN, GameOver((0, 1)), _name) is None
+
+
+def test_events_in_vietnamese() -> None:
+    cards = tuple(parse_cards("3S 4S 5S"))
+    twos = tuple(parse_cards("2H"))
+    assert words.describe_event(VI, Played(0, cards, ComboKind.SEQUENCE, 1), _name) == (
+        "Ann đánh 3♠ 4♠ 5♠")
+    assert words.describe_event(VI, Passed(1, 1), _name) == "Bo bỏ lượt"
+    assert words.describe_event(VI, Chopped(0, 1, 2, twos, cards), _name) == "Ann chặt Bo!"
+    assert words.describe_event(VI, WentOut(1, 2), _name) == "Bo đã hết bài (về nhì)"
+    assert words.describe_event(VI, InstantWin(0, InstantWinKind.PARTIAL_DRAGON, 4), _name) == (
+        "Ann thắng ngay: tới trắng (sảnh rồng (3 đến A)) ×4")
 
 
 def test_results_are_worded_as_before() -> None:
@@ -67,21 +82,44 @@ def test_results_are_worded_as_before() -> None:
             PlaceResult(2, CPU, 0, (Charge("place", 0, 10, payer=True),)),
         ),
         instant_win=InstantWinKind.DRAGON, winner=ANN, multiplier=4,
+        winner_hand=tuple(parse_cards("3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 2S")),
     )
-    assert words.result_lines(results) == [
-        "Instant win for <@11>: dragon (×4).",
+    assert words.result_lines(EN, results) == [
+        "<@11> wins at once with dragon (3 to 2): 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠ 2♠",
         "1. <@11> +15 chips (place +10; chop +5 (owed 8))",
         "2. Computer 1 (hard) +0 chips (place -0 (owed 10))",
     ]
-    assert words.result_lines(TableClosedResults(CloseReason.CANCELLED)) == [
+    assert words.result_lines(VI, results) == [
+        "<@11> tới trắng với sảnh rồng (3 đến heo): 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠ 2♠",
+        "1. <@11> +15 chip (thứ hạng +10; chặt +5 (nợ 8))",
+        "2. Máy 1 (khó) +0 chip (thứ hạng -0 (nợ 10))",
+    ]
+    assert words.result_lines(EN, TableClosedResults(CloseReason.CANCELLED)) == [
         "Table closed (cancelled). No chips moved for an unfinished game."]
-    assert words.result_lines(None) == []
+    assert words.result_lines(VI, TableClosedResults(CloseReason.EVERYONE_LEFT)) == [
+        "Bàn đã đóng (mọi người đã rời bàn). Ván chưa xong không tính chip."]
+    assert words.result_lines(EN, None) == []
+
+
+def test_an_instant_win_charge_names_the_hand_and_the_multiplier() -> None:
+    results = GameResults(
+        places=(PlaceResult(1, ANN, 1234, (Charge("instant_win", 1234, 1234, payer=False),)),
+                PlaceResult(2, CPU, -1234, (Charge("instant_win", 1234, 1234, payer=True),))),
+        instant_win=InstantWinKind.PARTIAL_DRAGON, winner=ANN, multiplier=4)
+    lines = words.result_lines(VI, results)
+    assert lines[1] == "1. <@11> +1.234 chip (tới trắng (sảnh rồng (3 đến A)) ×4 +1.234)"
+    assert words.result_lines(EN, results)[2] == (
+        "2. Computer 1 (hard) -1,234 chips (instant win (dragon (3 to A)) ×4 -1,234)")
+    for line in lines + words.result_lines(EN, results):
+        assert "_" not in line  # no raw identifiers
 
 
 @pytest.mark.parametrize("results", [
     GameResults((PlaceResult(1, ANN, 3, (Charge("place", 3, 3, payer=False),)),
                  PlaceResult(2, CPU, -3))),
-    GameResults((PlaceResult(1, CPU, 0),), InstantWinKind.SIX_PAIRS, CPU, 2),
+    GameResults((PlaceResult(1, CPU, 0),), InstantWinKind.SIX_PAIRS, CPU, 2,
+                tuple(parse_cards("3S 3C 4S 4C"))),
+    GameResults((PlaceResult(1, ANN, 4), PlaceResult(2, CPU, -4, frozen=True))),
     TableClosedResults(CloseReason.EVERYONE_LEFT),
     LegacyResults(("1. <@1> +10 chips",)),
     None,
@@ -91,13 +129,27 @@ def test_results_survive_the_store(results: object) -> None:
     assert results_from_json(saved) == results
 
 
+def test_frozen_players_are_named_in_the_results_and_the_log() -> None:
+    results = GameResults((
+        PlaceResult(1, ANN, 20, (Charge("place", 20, 20, payer=False),)),
+        PlaceResult(2, CPU, 0, (Charge("place", 0, 20, payer=True),), frozen=True),
+    ))
+    assert words.result_lines(EN, results) == [
+        "1. <@11> +20 chips (place +20)",
+        "2. Computer 1 (hard) +0 chips (place -0 (owed 20)) — cóng (frozen, pays double)",
+    ]
+    line = words.describe_event(EN, Frozen(seats=(2, 3), places=(3, 4)), lambda s: f"P{s}")
+    assert line == "Cóng: P2, P3 never played a card (last places, payments doubled)"
+
+
 def test_results_saved_as_lines_are_shown_as_they_were() -> None:
     old = ["1. <@1> +10 chips", "2. <@2> -10 chips"]
-    assert words.result_lines(results_from_json(old)) == old
+    assert words.result_lines(EN, results_from_json(old)) == old
 
 
 SAMPLES: list[table_errors.TableError] = [
     table_errors.TableGone(), table_errors.TableClosed(), table_errors.BadStake(1),
+    table_errors.BadStake(1, 50), table_errors.NotHost(for_stake=True),
     table_errors.BadSeatCount(2, 8), table_errors.NotEnoughChips(3, 10),
     table_errors.ShortOfChips(7, {11: 3, 12: 0}, 10), table_errors.ChannelHasTable(7),
     table_errors.GameInProgress(), table_errors.GameInProgress(starting=True),
@@ -116,9 +168,12 @@ def test_every_refusal_has_its_own_sentence() -> None:
     every = {c for c in vars(table_errors).values()
              if isinstance(c, type) and issubclass(c, table_errors.TableError)}
     assert every - {table_errors.TableError} == covered
-    sentences = [words.refusal(e) for e in SAMPLES]
-    assert len(set(sentences)) == len(sentences)  # no two causes read the same
-    assert all(s and s != words.SOMETHING_WENT_WRONG for s in sentences)
+    for w in (EN, VI):
+        sentences = [words.refusal(w, e) for e in SAMPLES]
+        assert len(set(sentences)) == len(sentences)  # no two causes read the same
+        assert all(s and s != w.marked(words.SOMETHING_WENT_WRONG) for s in sentences)
+    for e in SAMPLES:
+        assert words.refusal(EN, e) != words.refusal(VI, e), e
 
 
 @pytest.mark.parametrize(("error", "text"), [
@@ -133,14 +188,39 @@ def test_every_refusal_has_its_own_sentence() -> None:
     (table_errors.ActionRefused(NotYourTurn("x"), ANN),
      "It is not your turn — waiting for <@11>."),
     (table_errors.UnknownLevel("wizard"),
-     "Unknown level 'wizard': choose easy, normal, hard, expert."),
+     "Unknown level wizard: choose easy, normal, hard, expert."),
 ])
 def test_refusals_carry_their_data_into_the_sentence(error: table_errors.TableError,
                                                      text: str) -> None:
-    assert words.refusal(error) == text
+    assert words.refusal(EN, error) == text
+
+
+@pytest.mark.parametrize(("error", "text"), [
+    (table_errors.NotEnoughChips(3, 1000),
+     "Bạn có 3 chip, ít hơn mức cược 1.000. Thử `/daily`."),
+    (table_errors.ActionRefused(NotYourTurn("x"), ANN), "Chưa đến lượt bạn — đang chờ <@11>."),
+    (table_errors.UnknownLevel("wizard"), "Không có mức wizard: chọn dễ, thường, khó, cao thủ."),
+])
+def test_refusals_in_vietnamese(error: table_errors.TableError, text: str) -> None:
+    assert words.refusal(VI, error) == text
 
 
 def test_the_table_layer_writes_no_mentions() -> None:
     root = Path(cogs.tables.__file__).parent
     for path in root.glob("*.py"):
         assert "<@" not in path.read_text(encoding="utf-8"), path
+
+
+def test_the_direct_message_to_a_player_short_of_chips() -> None:
+    assert words.short_of_chips_message(VI, 7, 5, 1000) == (
+        "Bàn #7 đang chờ bạn: bạn có 5 chip, ít hơn mức cược 1.000. Hãy nhận `/daily` ở đó, "
+        "hoặc rời bàn.")
+    assert words.short_of_chips_message(EN, 7, 1, 10) == (
+        "Table #7 is waiting for you: you hold 1 chip, less than its stake of 10. Claim `/daily` "
+        "there, or leave the table.")
+
+
+def test_computer_players_are_named_in_the_readers_language() -> None:
+    assert words.player(VI, CPU) == "Máy 1 (khó)"
+    assert words.player(EN, CPU) == "Computer 1 (hard)"
+    assert words.player(VI, Player("Lan")) == "Lan"  # any other name stays as it is

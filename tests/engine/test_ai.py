@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from benchmarks.arena import play_game, run_arena
-from engine import Game, Phase, Rules
+from engine import Game, Phase, Rules, classify, parse_cards
 from engine.ai import Level, choose, choose_returns, decide, decide_json, hint, observe, search
 from engine.events import Played
 
@@ -35,7 +35,7 @@ def _play(game: Game, levels: list[str], seed: int, budget_ms: int | None = None
         else:
             assert game.can_play(seat, cards), (levels[seat], cards)
             game.play(seat, cards)
-        if game.rules.chop_after_pass and not game.is_over:
+        if game.rules.chop_after_pass != "off" and not game.is_over:
             for other in game.has_out_of_turn_chop():
                 chop = decide(game, other, levels[other], seed=seed, budget_ms=budget_ms)
                 if chop is not None:
@@ -332,3 +332,121 @@ def test_match_shortcuts_agree_with_the_full_hard_model() -> None:
                 assert got == reference(d, hand, obs.rules)
                 checked[got] += 1
     assert checked[True] > 0 and checked[False] > 1000
+
+
+# ---------------------------------------------------------------- the options double_quad,
+# chop_after_pass = "any_bomb", cong and card_exchange = "tribute"
+
+OPTION_RULES = {
+    "double_quad": Rules(double_quad=True),
+    "any_bomb": Rules(chop_after_pass="any_bomb"),
+    "cong": Rules(cong=True),
+    "tribute": Rules(card_exchange="tribute"),
+    "all": Rules.preset("online").model_copy(update={
+        "double_quad": True, "chop_after_pass": "any_bomb", "cong": True,
+        "card_exchange": "tribute"}),
+}
+DQ_CARDS = "7S 7C 7D 7H 8S 8C 8D 8H"
+
+
+@pytest.mark.parametrize("option", list(OPTION_RULES))
+def test_levels_play_legally_with_each_new_option(option: str) -> None:
+    rules = OPTION_RULES[option]
+    rng = random.Random(option)
+    for i in range(8):
+        n = rng.choice([4, 4, 5])
+        levels = [rng.choice(["easy", "normal", "hard"]) for _ in range(n)]
+        game = _play(Game.new(rules, n, seed=rng.randrange(10**9)), levels, seed=i)
+        _play(game.next_game(seed=i), levels, seed=i)  # the exchange, when on
+    _play(Game.new(rules, 4, seed=5), ["expert", "hard", "normal", "easy"], seed=5, budget_ms=2)
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_strong_levels_chop_2s_with_a_double_quad_and_lead_it_out(level: str) -> None:
+    # under the narrow chop table only four consecutive pairs, or the double quad, beat two 2s
+    rules = Rules.preset("vc").model_copy(update={"double_quad": True})
+    game = Game.new(rules, 3, hands=["2D 2H 3S 4S", DQ_CARDS + " 5S", "6S 9H"], leader=0)
+    game.play(0, "2D 2H")
+    cards = decide(game, 1, level, seed=1, budget_ms=5)
+    assert cards is not None and " ".join(c.code for c in cards) == DQ_CARDS
+    out = Game.new(rules, 2, hands=[DQ_CARDS, "3S 4D"], leader=0)
+    cards = decide(out, 0, level, seed=1, budget_ms=5)
+    assert cards is not None and len(cards) == 8  # the whole hand at once, not a quad
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_strong_levels_bomb_out_of_turn_with_any_bomb(level: str) -> None:
+    rules = Rules(instant_wins=False, chop_after_pass="any_bomb")
+    hands = ["2S 3S", "4S 5C 3C", "9S 9C 9D 9H 3D 6H", "JS QC 3H"]
+    game = Game.new(rules, 4, hands=hands, leader=0)
+    game.play(0, "2S")
+    assert game.current == 1
+    cards = decide(game, 2, level, seed=1, budget_ms=5)  # not seat 2's turn
+    assert cards is not None and " ".join(c.code for c in cards) == "9S 9C 9D 9H"
+    assert game.can_play(2, cards)
+    plain = Game.new(rules.model_copy(update={"chop_after_pass": "pairs"}), 4, hands=hands,
+                     leader=0)
+    plain.play(0, "2S")
+    assert decide(plain, 2, level, seed=1, budget_ms=5) is None
+
+
+def test_hard_answers_rather_than_risk_being_frozen() -> None:
+    hands = ["KS 4H 4D 8H 8D", "2S 5C 6C 7C 9C JC QC", "3H 3D 6D 7D 9H 10H"]
+    plain = Game.new(Rules(instant_wins=False), 3, hands=hands, leader=0)
+    plain.play(0, "KS")
+    assert decide(plain, 1, "hard") is None  # keeps its 2 for later
+    cong = Game.new(Rules(instant_wins=False, cong=True), 3, hands=hands, leader=0)
+    cong.play(0, "KS")
+    cards = decide(cong, 1, "hard")
+    assert cards is not None and [c.code for c in cards] == ["2S"]
+
+
+def test_arena_takes_rule_options(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.arena import main as arena_main
+
+    args = ["--seats", "hard,normal,normal,easy", "--games", "8", "--workers", "1",
+            "--set", "cong=true", "--set", "card_exchange=tribute", "--set", "double_quad=on"]
+    assert arena_main(args) == 0
+    out = capsys.readouterr().out
+    assert "rules southern (cong=true card_exchange=tribute double_quad=on)" in out
+    assert "8 games" in out
+    with pytest.raises(SystemExit) as stop:
+        arena_main(["--set", "cong=maybe"])
+    assert stop.value.code == 2
+    assert "option cong" in capsys.readouterr().err
+
+
+def test_arena_deals_exchange_games_after_a_seeded_result() -> None:
+    from benchmarks.arena import deal
+    from engine.events import Exchanged
+
+    rules = Rules(card_exchange="tribute", instant_wins=False)
+    game = deal(rules, 4, seed=3)
+    gifts = [e for e in game.events if isinstance(e, Exchanged)]
+    assert len(gifts) == 2 and all(len(e.cards) == 2 for e in gifts)
+    assert not game.first_game
+    assert [e for e in deal(rules, 3, seed=3).events if isinstance(e, Exchanged)] == []
+    record = play_game(["normal"] * 4, rules, seed=3, rotation=0)
+    assert sorted(record.places) == [1, 2, 3, 4]
+
+
+def test_rollouts_freeze_the_seats_that_never_played_under_cong() -> None:
+    from engine.ai.core import full_mask
+    from engine.ai.sim import Sim, utility
+
+    rules = Rules(cong=True, instant_wins=False)
+    layout = rules.layout
+    hands = [layout.to_mask(parse_cards(h), 1) for h in ("3S", "4S 5S", "6S 7S", "8S 9S")]
+    sim = Sim(hands=hands, table=None, owner=None, chop_ctx=False, passed=set(), cur=0,
+              finished=[], played=0, direction=1, rules=rules, full=full_mask(1),
+              started={0, 1})
+    lead = classify("3S", rules)
+    assert lead is not None
+    sim.act(0, lead)
+    assert sim.over and sim.frozen == [2, 3]
+    assert [utility(sim, s) for s in range(4)] == [2.0, 1.0, -2.0, -4.0]  # frozen pay double
+    # unmodelled (no ``started``): nobody is frozen and the game goes on
+    plain = Sim(hands=list(hands), table=None, owner=None, chop_ctx=False, passed=set(), cur=0,
+                finished=[], played=0, direction=1, rules=rules, full=full_mask(1))
+    plain.act(0, lead)
+    assert not plain.over and plain.frozen == []

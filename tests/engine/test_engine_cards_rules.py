@@ -64,16 +64,16 @@ def test_presets_match_rules_md() -> None:
     assert Rules.preset_names() == ["southern", "pagat", "vc", "online"]
     pagat = Rules.preset("pagat")
     assert (pagat.chop_table, pagat.chop_after_pass, pagat.end, pagat.scoring) == (
-        "narrow", False, "first_out", "cards_left")
+        "narrow", "off", "first_out", "cards_left")
     assert not pagat.instant_wins
     vc = Rules.preset("vc")
     assert (vc.chop_table, vc.chop_after_pass, vc.end, vc.scoring, vc.instant_wins) == (
-        "narrow", False, "to_last", "loser_pays", False)
+        "narrow", "off", "to_last", "loser_pays", False)
     online = Rules.preset("online")
     assert online.suit_order == (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)
     assert online.first_lead == "any"
     assert online.chop_table == "online"
-    assert online.chop_after_pass
+    assert online.chop_after_pass == "pairs"
     assert not online.double_seq3_may_lead
     assert (online.end, online.scoring) == ("first_out", "pot")
     assert online.chop_bonus
@@ -82,8 +82,10 @@ def test_presets_match_rules_md() -> None:
     assert online.reverse_order_each_game
     for name in Rules.preset_names():
         rules = Rules.preset(name)
-        assert not rules.card_exchange
+        assert rules.card_exchange == "off"
         assert not rules.three_player_17
+        assert not rules.double_quad
+        assert not rules.cong
         assert rules.winner_leads_next
         assert rules.pass_locks_out
         assert not rules.bombs_need_chop_context
@@ -92,7 +94,7 @@ def test_presets_match_rules_md() -> None:
     assert southern.suit_order == (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
     assert (southern.first_lead, southern.chop_table, southern.end) == (
         "lowest_card", "default", "to_last")
-    assert southern.chop_after_pass
+    assert southern.chop_after_pass == "pairs"
     assert southern.instant_wins
     assert southern.double_seq3_may_lead
     with pytest.raises(ValueError, match="unknown preset"):

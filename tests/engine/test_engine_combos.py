@@ -416,7 +416,7 @@ def _check_generation(hand: list[Card], rules: Rules, decks: int, rng: random.Ra
     layout = rules.layout
     mask = layout.to_mask(hand, decks)
     everything = all_combos(hand, rules, decks)
-    leads = legal_leads(mask, layout, rules.double_seq3_may_lead)
+    leads = legal_leads(mask, layout, rules.double_seq3_may_lead, rules.double_quad)
     assert len(leads) == len(set(leads))
     assert set(leads) == {c for c in everything if can_beat(c, None, rules)}
     tables: list[Combo | None] = [classify(_random_combo_cards(rng), rules) for _ in range(12)]
@@ -445,6 +445,23 @@ def test_generation_matches_brute_force(preset: str) -> None:
         hand = hand[:12]
         if hand:
             _check_generation(hand, rules, 1, rng)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_generation_with_double_quads_matches_brute_force(preset: str) -> None:
+    rng = random.Random(7 + len(preset))
+    deck = full_deck()
+    for context_rule in (False, True):
+        rules = PRESETS[preset].model_copy(
+            update={"double_quad": True, "bombs_need_chop_context": context_rule})
+        for _ in range(4):
+            low = rng.randint(0, 10)  # two quads of consecutive ranks below the 2
+            hand = [c for c in deck if c.rank in (low, low + 1)]
+            rest = [c for c in deck if c not in hand]
+            hand += rng.sample(rest, 4)
+            _check_generation(hand, rules, 1, rng)
+            two_quads = classify(hand[:8], rules)
+            assert two_quads is not None and two_quads.kind is ComboKind.DOUBLE_QUAD
 
 
 def test_generation_two_decks() -> None:

@@ -229,7 +229,7 @@ def test_to_last_ending_gives_every_place() -> None:
     assert game.is_over
     assert game.current is None
     assert game.outcome is not None
-    assert game.outcome.places == [0, 1, 2]
+    assert game.outcome.places == (0, 1, 2)
     assert game.outcome.winner == 0
     assert game.outcome.loser == 2
     assert game.outcome.reason is Termination.EMPTIED_HANDS
@@ -254,8 +254,8 @@ def test_first_out_ending_ranks_by_cards_left_ties_by_seat_order() -> None:
     assert game.outcome is not None
     assert game.outcome.reason is Termination.FIRST_OUT
     # seat 3 holds 2 cards; seats 1 and 2 hold 3 each: seat order from the winner
-    assert game.outcome.places == [0, 3, 1, 2]
-    assert game.outcome.cards_left == [0, 3, 3, 2]
+    assert game.outcome.places == (0, 3, 1, 2)
+    assert game.outcome.cards_left == (0, 3, 3, 2)
 
 
 # ---------------------------------------------------------------------------- chops
@@ -479,7 +479,7 @@ def test_instant_win_ties() -> None:
     game = Game.new(SOUTHERN, 2, hands=[six_pairs_b, six_pairs])
     assert game.outcome is not None
     assert game.outcome.winner == 1
-    assert game.outcome.places == [1, 0]
+    assert game.outcome.places == (1, 0)
     assert four_twos  # (one deck holds only four 2s)
     # the higher multiplier wins whatever the order
     dragon = "3H 4S 5S 6H 7H 8S 9S 10S JD QS KS AS 2D"

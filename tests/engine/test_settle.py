@@ -39,7 +39,7 @@ IN_ORDER: list[Step] = [(0, "3S"), (1, "4S"), (2, "5S")]  # places 0, 1, 2, 3
 
 def test_places_four_players() -> None:
     game = play_out(Rules(), ONE_CARD_EACH, IN_ORDER)
-    s = settle(game, 10, rich(4))
+    s = settle(game.outcome, game.events, 10, rich(4))
     assert s.places == (0, 1, 2, 3)
     assert lines(s) == [(3, 0, 20, 20, "place"), (2, 1, 10, 10, "place")]
     assert s.net == {0: 20, 1: 10, 2: -10, 3: -20}
@@ -50,20 +50,20 @@ def test_places_five_players_and_odd_middle() -> None:
     game = play_out(
         Rules(), ["3S", "4S", "5S", "6S", "7S"], [(0, "3S"), (1, "4S"), (2, "5S"), (3, "6S")]
     )
-    s = settle(game, 1, rich(5))
+    s = settle(game.outcome, game.events, 1, rich(5))
     assert lines(s) == [(4, 0, 2, 2, "place"), (3, 1, 1, 1, "place")]
     assert s.net[2] == 0  # the middle place neither pays nor wins
 
 
 def test_loser_pays() -> None:
     game = play_out(Rules.preset("vc"), ONE_CARD_EACH[:3], IN_ORDER[:2])
-    s = settle(game, 7, rich(3))
+    s = settle(game.outcome, game.events, 7, rich(3))
     assert lines(s) == [(2, 0, 7, 7, "loser_pays"), (2, 1, 7, 7, "loser_pays")]
 
 
 def test_cards_left_first_out() -> None:
     game = play_out(Rules.preset("pagat"), ["3S", "4S 5S 6S", "7S 8S"], [(0, "3S")])
-    s = settle(game, 5, rich(3))
+    s = settle(game.outcome, game.events, 5, rich(3))
     assert s.places == (0, 2, 1)  # fewer cards left is better
     assert lines(s) == [(2, 0, 10, 10, "cards_left"), (1, 0, 15, 15, "cards_left")]
     assert s.transfers[1].detail == "3 cards left"
@@ -72,7 +72,7 @@ def test_cards_left_first_out() -> None:
 def test_pot() -> None:
     rules = Rules.preset("online").model_copy(update={"deuce_penalty": False})
     game = play_out(rules, ["3S", "4S 5S", "7S 8S", "9S"], [(0, "3S")])
-    s = settle(game, 25, rich(4))
+    s = settle(game.outcome, game.events, 25, rich(4))
     assert s.places[0] == 0
     assert sorted(lines(s)) == [(1, 0, 25, 25, "pot"), (2, 0, 25, 25, "pot"), (3, 0, 25, 25, "pot")]
     assert s.net[0] == 75
@@ -103,7 +103,7 @@ CHAIN_STEPS: list[Step] = [
 def test_chain_of_three_chops() -> None:
     rules = Rules().model_copy(update={"chop_bonus": True})
     game = play_out(rules, CHAIN_HANDS, CHAIN_STEPS)
-    s = settle(game, 10, rich(4))
+    s = settle(game.outcome, game.events, 10, rich(4))
     assert s.places == (3, 0, 1, 2)
     chops = [(t.payer, t.payee, int(t.units), t.owed) for t in s.transfers if t.reason == "chop"]
     # the red 2 is worth 2 units; the trick's factor doubles with each chop
@@ -111,7 +111,8 @@ def test_chain_of_three_chops() -> None:
     assert s.net == {0: -20 + 10, 1: 20 - 40 - 10, 2: 40 - 80 - 20, 3: 80 + 20}
     assert s.bombs_played == (0, 1, 1, 1)
     # without the option, no chop transfers
-    plain = settle(play_out(Rules(), CHAIN_HANDS, CHAIN_STEPS), 10, rich(4))
+    plain_game = play_out(Rules(), CHAIN_HANDS, CHAIN_STEPS)
+    plain = settle(plain_game.outcome, plain_game.events, 10, rich(4))
     assert [t.reason for t in plain.transfers] == ["place", "place"]
 
 
@@ -122,7 +123,7 @@ def test_chop_counts_every_2_of_the_trick_and_settles_when_the_game_ends_inside_
         ["2S 3S", "2H 4S", "7S 7C 7D 7H"],
         [(0, "2S"), (1, "2H"), (2, "7S 7C 7D 7H")],  # the quad chops the 2H and goes out
     )
-    s = settle(game, 10, rich(3))
+    s = settle(game.outcome, game.events, 10, rich(3))
     assert s.places == (2, 0, 1)
     # 2S (1) + 2H (2) = 3 units, factor 1, paid by the owner of the chopped 2H
     assert lines(s) == [(1, 2, 10, 10, "place"), (1, 2, 30, 30, "chop")]
@@ -135,7 +136,7 @@ def test_a_bomb_on_a_plain_bomb_is_no_chop_bonus() -> None:
         ["3S 3C 4S 4C 5S 5C", "9S 9C 9D 9H", "6S"],
         [(0, "3S 3C 4S 4C 5S 5C"), (1, "9S 9C 9D 9H")],
     )
-    assert [t.reason for t in settle(game, 10, rich(3)).transfers] == ["place"]
+    assert [t.reason for t in settle(game.outcome, game.events, 10, rich(3)).transfers] == ["place"]
 
 
 @pytest.mark.parametrize(
@@ -166,7 +167,7 @@ def test_deuce_penalty_on_the_last_hand() -> None:
         ["6S", "7S 2C", "2S 2H 9S 9C 9D 9H 3S 3C 4S 4C 5S 5C"],
         [(0, "6S"), (1, "7S"), (2, None), (1, "2C")],  # seat 2 is last with everything
     )
-    s = settle(game, 3, rich(3))
+    s = settle(game.outcome, game.events, 3, rich(3))
     assert s.places == (0, 1, 2)
     # ½ (2S) + 1 (2H) + 1 (quad) + 1 (three pairs) = 3.5 units x 3 = 10.5 -> 10 chips
     assert lines(s) == [(2, 0, 3, 3, "place"), (2, 0, 10, 10, "penalty")]
@@ -176,7 +177,7 @@ def test_deuce_penalty_on_the_last_hand() -> None:
 def test_deuce_penalty_first_out_assesses_every_other_hand() -> None:
     rules = Rules.preset("online").model_copy(update={"scoring": "places"})
     game = play_out(rules, ["3S", "2S 4S", "2H 9S 9C 9D 9H", "5S"], [(0, "3S")])
-    s = settle(game, 2, rich(4))
+    s = settle(game.outcome, game.events, 2, rich(4))
     penalties = sorted((t.payer, t.units, t.owed) for t in s.transfers if t.reason == "penalty")
     assert penalties == [(1, Fraction(1, 2), 1), (2, Fraction(2), 4)]
     assert all(t.payee == 0 for t in s.transfers if t.reason == "penalty")
@@ -185,7 +186,7 @@ def test_deuce_penalty_first_out_assesses_every_other_hand() -> None:
 def test_half_units_round_down() -> None:
     rules = Rules.preset("online").model_copy(update={"scoring": "places"})
     game = play_out(rules, ["3S", "2S 4S"], [(0, "3S")])
-    s = settle(game, 1, rich(2))
+    s = settle(game.outcome, game.events, 1, rich(2))
     # ½ unit at stake 1 rounds to 0 chips and is dropped
     assert lines(s) == [(1, 0, 1, 1, "place")]
 
@@ -203,7 +204,7 @@ def test_instant_win() -> None:
     assert game.outcome is not None
     assert game.outcome.instant_win is not None
     assert game.outcome.multiplier == 3
-    s = settle(game, 10, rich(4))
+    s = settle(game.outcome, game.events, 10, rich(4))
     assert s.places[0] == 2
     assert sorted(lines(s)) == [
         (0, 2, 30, 30, "instant_win"),
@@ -215,7 +216,7 @@ def test_instant_win() -> None:
 
 def test_capped_payer_with_two_creditors() -> None:
     game = play_out(Rules.preset("vc"), ONE_CARD_EACH[:3], IN_ORDER[:2])
-    s = settle(game, 10, [500, 500, 15])
+    s = settle(game.outcome, game.events, 10, [500, 500, 15])
     # owes 10 + 10 but holds 15: 15 shared in proportion, rounded down (7 + 7)
     assert lines(s) == [(2, 0, 10, 7, "loser_pays"), (2, 1, 10, 7, "loser_pays")]
     assert s.net == {0: 7, 1: 7, 2: -14}
@@ -226,7 +227,7 @@ def test_capped_payer_unequal_debts() -> None:
     rules = Rules().model_copy(update={"chop_bonus": True})
     game = play_out(rules, CHAIN_HANDS, CHAIN_STEPS)
     # seat 2 owes seat 3: 80 (chop) + 20 (place) = 100, holds 50
-    s = settle(game, 10, [1000, 1000, 50, 1000])
+    s = settle(game.outcome, game.events, 10, [1000, 1000, 50, 1000])
     paid = {(t.payee, t.reason): (t.owed, t.paid) for t in s.transfers if t.payer == 2}
     assert paid == {(3, "chop"): (80, 40), (3, "place"): (20, 10)}
     assert s.net[2] == -50 + 40  # seat 2 still receives its own chop bonus from seat 1
@@ -235,14 +236,14 @@ def test_capped_payer_unequal_debts() -> None:
 
 def test_broke_payer_pays_nothing() -> None:
     game = play_out(Rules(), ONE_CARD_EACH, IN_ORDER)
-    s = settle(game, 10, {0: 0, 1: 0, 2: 0, 3: 0})
+    s = settle(game.outcome, game.events, 10, {0: 0, 1: 0, 2: 0, 3: 0})
     assert [t.paid for t in s.transfers] == [0, 0]
     assert [t.owed for t in s.transfers] == [20, 10]
 
 
 def test_computer_players_neither_pay_nor_receive() -> None:
     game = play_out(Rules(), ONE_CARD_EACH, IN_ORDER)
-    s = settle(game, 10, [1000, None, 1000, None])
+    s = settle(game.outcome, game.events, 10, [1000, None, 1000, None])
     assert lines(s) == [(3, 0, 20, 0, "place"), (2, 1, 10, 0, "place")]
     assert s.net == {0: 0, 1: 0, 2: 0, 3: 0}
     assert s.owed_net == {0: 20, 1: 10, 2: -10, 3: -20}
@@ -252,7 +253,7 @@ def test_capping_counts_only_debts_to_people() -> None:
     rules = Rules().model_copy(update={"chop_bonus": True})
     game = play_out(rules, CHAIN_HANDS, CHAIN_STEPS)
     # seat 1 owes seat 2 (a computer) 40 and seat 0 (place) 10; holds 10: pays seat 0 in full
-    s = settle(game, 10, [1000, 10, None, 1000])
+    s = settle(game.outcome, game.events, 10, [1000, 10, None, 1000])
     paid = {(t.payee, t.reason): t.paid for t in s.transfers if t.payer == 1}
     assert paid == {(2, "chop"): 0, (0, "place"): 10}
 
@@ -260,15 +261,15 @@ def test_capping_counts_only_debts_to_people() -> None:
 def test_bad_input() -> None:
     unfinished = Game.new(Rules(), 2, hands=["3S 4S", "5S 6S"])
     with pytest.raises(WrongPhase, match="not over"):
-        settle(unfinished, 10, rich(2))
+        settle(unfinished.outcome, unfinished.events, 10, rich(2))
     game = play_out(Rules(), ONE_CARD_EACH, IN_ORDER)
     with pytest.raises(ValueError, match="stake"):
-        settle(game, -1, rich(4))
+        settle(game.outcome, game.events, -1, rich(4))
     with pytest.raises(ValueError, match="3 balances were given for 4 seats"):
-        settle(game, 1, rich(3))
+        settle(game.outcome, game.events, 1, rich(3))
     with pytest.raises(ValueError, match=r"no balance given for seats \[3\]"):
-        settle(game, 1, {0: 1, 1: 1, 2: 1})
+        settle(game.outcome, game.events, 1, {0: 1, 1: 1, 2: 1})
     with pytest.raises(ValueError, match="seat 1's balance"):
-        settle(game, 1, [1, -1, 1, 1])
-    zero = settle(game, 0, rich(4))
+        settle(game.outcome, game.events, 1, [1, -1, 1, 1])
+    zero = settle(game.outcome, game.events, 0, rich(4))
     assert zero.transfers == ()

@@ -32,7 +32,7 @@ async def test_random_games_settle_through_the_store(tmp_path: Path) -> None:
             chips = [await store.ensure_player(GUILD, s.user_id) for s in seats if s.user_id]
             stake = min([stake, *chips])
             record = await store.start_game(GUILD, 10, 1, "{}", stake, seats, game.to_json())
-            settlement = settle(game, stake, [None] * n)  # for the bombs and places
+            settlement = settle(game.outcome, game.events, stake, [None] * n)  # bombs, places
             results = [
                 SeatResult(seat, settlement.places.index(seat) + 1, settlement.bombs_played[seat])
                 for seat in range(n)
@@ -41,7 +41,7 @@ async def test_random_games_settle_through_the_store(tmp_path: Path) -> None:
             def compute(
                 balances: dict[int, int | None], g: Game = game, st: int = stake
             ) -> Sequence[Transfer]:
-                return settle(g, st, balances).transfers
+                return settle(g.outcome, g.events, st, balances).transfers
 
             booked = await store.settle_game(record.id, compute, results)
             assert sum(booked.chip_changes.values()) == 0

@@ -135,7 +135,7 @@ class InteractionsMixin:
             "member": self._member_for_interaction(guild, user),
             "token": "fakeixtoken." + secrets.token_urlsafe(24),
             "version": 1,
-            "app_permissions": str(guild.permissions_of(self.bot_user.id)),
+            "app_permissions": str(self.bot_permissions_in(channel)),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],

@@ -161,6 +161,7 @@ class FakeChannel:
     name: str
     position: int = 0
     type: int = 0  # GUILD_TEXT
+    bot_denied: int = 0  # permission bits taken from the bot here (FakeDiscord.deny)
 
     def payload(self) -> dict[str, Any]:
         return {

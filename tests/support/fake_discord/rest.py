@@ -65,6 +65,7 @@ class RestMixin:
         r("PATCH", msgs + r"/(?P<mid>\d+)", "channel_message_edit", self._h_msg_edit)
         r("DELETE", msgs + r"/(?P<mid>\d+)", "channel_message_delete", self._h_msg_delete)
         r("POST", r"/channels/(?P<cid>\d+)/typing", "typing", self._h_no_content)
+        r("POST", r"/users/@me/channels", "dm_create", self._h_dm_create)
         r("GET", r"/guilds/(?P<gid>\d+)", "guild_get", self._h_guild_get)
         r("GET", r"/guilds/(?P<gid>\d+)/channels", "guild_channels", self._h_guild_channels)
         r("GET", r"/guilds/(?P<gid>\d+)/members/(?P<uid>\d+)", "member_get", self._h_member_get)
@@ -99,22 +100,32 @@ class RestMixin:
             if m is None:
                 continue
             self.route_counts[key] += 1
-            fault = self._fault_for(key)
-            if fault is not None:
-                self.status_counts[fault.status] += 1
-                return fault
+            params = m.groupdict()
+            refused = self._blocked_response() or self._rate_limited(key, params)
+            if refused is None:
+                refused = self._fault_for(key)
+            if refused is not None:
+                self.status_counts[refused.status] += 1
+                self._count_invalid(refused.status)
+                return refused
             try:
-                resp = await handler(request, m.groupdict())
+                self._check_channel_permissions(key, params)
+                resp = await handler(request, params)
             except _HTTPError as exc:
                 self.status_counts[exc.status] += 1
+                self._count_invalid(exc.status)
                 self.errors.append(
                     f"{request.method} {path} -> {exc.status} {exc.code} {exc.message}"
                 )
                 log.warning(
                     "fake discord: %s %s -> %s %s", request.method, path, exc.status, exc.message
                 )
-                return _json({"message": exc.message, "code": exc.code}, status=exc.status)
+                failed = _json({"message": exc.message, "code": exc.code}, status=exc.status)
+                failed.headers.update(self._bucket_headers(key, params))
+                return failed
             self.status_counts[resp.status] += 1
+            self._count_invalid(resp.status)
+            resp.headers.update(self._bucket_headers(key, params))
             return resp
         self.route_counts["unknown"] += 1
         self.status_counts[404] += 1
@@ -484,8 +495,35 @@ class RestMixin:
             raise _HTTPError(404, UNKNOWN_MESSAGE, "Unknown Message")
         return stored
 
+    async def _h_dm_create(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        self._check_auth(request)
+        body, _ = await self._body(request)
+        uid = int(body.get("recipient_id") or 0)
+        if uid not in self.users:
+            raise _HTTPError(400, 50035, "Invalid Form Body")
+        cid = self.dm_channels.get(uid)
+        if cid is None:
+            cid = self.dm_channels[uid] = self._snowflake()
+        return _json({"id": str(cid), "type": 1, "last_message_id": None, "flags": 0,
+                      "recipients": [self.users[uid].payload()]})
+
+    def _direct_message(self, cid: int, body: Mapping[str, Any]) -> web.Response:
+        uid = next(u for u, c in self.dm_channels.items() if c == cid)
+        self.direct_messages.append((uid, str(body.get("content") or "")))
+        return _json({
+            "id": str(self._snowflake()), "type": 0, "channel_id": str(cid),
+            "author": self.bot_user.payload(), "content": body.get("content") or "",
+            "timestamp": _iso(), "edited_timestamp": None, "tts": False,
+            "mention_everyone": False, "mentions": [], "mention_roles": [],
+            "attachments": [], "embeds": [_embed(e) for e in body.get("embeds") or []],
+            "pinned": False, "flags": 0, "components": [],
+        })
+
     async def _h_msg_create(self, request: web.Request, p: dict[str, str]) -> web.Response:
         self._check_auth(request)
+        if int(p["cid"]) in self.dm_channels.values():
+            body, _ = await self._body(request)
+            return self._direct_message(int(p["cid"]), body)
         ch = self._channel_or_404(p["cid"])
         body, files = await self._body(request)
         if not (
@@ -513,6 +551,7 @@ class RestMixin:
     async def _h_msg_edit(self, request: web.Request, p: dict[str, str]) -> web.Response:
         self._check_auth(request)
         stored = self._channel_message(p)
+        self._check_old_edit(stored.created_at, stored.channel_id)
         body, files = await self._body(request)
         return _json(self._edit_message(stored, body, files).data)
 

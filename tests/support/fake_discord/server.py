@@ -16,6 +16,7 @@ from aiohttp import web
 from tests.support.fake_discord.faults import FaultConfig, FaultsMixin
 from tests.support.fake_discord.gateway import GatewayMixin, _Connection, _Session
 from tests.support.fake_discord.interactions import InteractionHandle, InteractionsMixin
+from tests.support.fake_discord.limits import LimitConfig, LimitsMixin
 from tests.support.fake_discord.media import MediaMixin
 from tests.support.fake_discord.models import (
     ADMINISTRATOR,
@@ -37,7 +38,8 @@ from tests.support.fake_discord.models import (
 from tests.support.fake_discord.rest import RestMixin
 
 
-class FakeDiscord(FaultsMixin, GatewayMixin, InteractionsMixin, MediaMixin, RestMixin):
+class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, MediaMixin,
+                  RestMixin):
     """Loopback fake Discord: see the package docstring. The mixins hold the faults, the
     gateway, the interactions and the REST routes; this class holds the world and its life."""
 
@@ -60,6 +62,7 @@ class FakeDiscord(FaultsMixin, GatewayMixin, InteractionsMixin, MediaMixin, Rest
         max_replay: int = 20000,
         session_timeout: float = 120.0,
         keep_payloads: bool = True,
+        limits: LimitConfig | None = None,
     ) -> None:
         self.host = host
         self._requested_port = port
@@ -86,6 +89,8 @@ class FakeDiscord(FaultsMixin, GatewayMixin, InteractionsMixin, MediaMixin, Rest
         self.command_syncs: list[tuple[int | None, list[dict[str, Any]]]] = []
         self.commands_synced = asyncio.Event()
         self.messages: dict[int, StoredMessage] = {}
+        self.dm_channels: dict[int, int] = {}  # user id -> direct-message channel id
+        self.direct_messages: list[tuple[int, str]] = []  # (user id, text) the bot sent
         # user id -> ids of the messages whose creation notified them (see _deliver_mentions)
         self.notifications: collections.defaultdict[int, list[int]] = collections.defaultdict(list)
         self.interactions: dict[int, InteractionHandle] = {}
@@ -100,6 +105,7 @@ class FakeDiscord(FaultsMixin, GatewayMixin, InteractionsMixin, MediaMixin, Rest
         self.injected_429 = 0
         self.injected_500 = 0
         self._forced: dict[str, list[int]] = {}
+        self._init_limits(limits)
         # Called with each message right after it is created or edited (load harnesses watch
         # boards this way instead of polling).
         self.message_listeners: list[Callable[[StoredMessage], None]] = []
