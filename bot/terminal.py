@@ -92,7 +92,7 @@ def run_table(
                 say(w._("Table: {play}", play=glossary.combo(w, game.table)))
             say(w._("Your hand: {cards}", cards=format_cards(game.hand(HUMAN))))
             say(w._("You may chop out of turn with: {plays}",
-                    plays="; ".join(glossary.combo(w, c) for c in chops)))
+                    plays="; ".join(str(c) for c in chops)))
             say(w._("Type the cards, or an empty line to let play go on."))
             line = read()
             if line is None:

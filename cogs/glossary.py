@@ -224,7 +224,7 @@ OPTIONS: dict[str, str] = {
 _VALUES: dict[tuple[str, str], str] = {
     ("first_lead", "lowest_card"): N_("lowest card ({card}), must include it"),
     ("first_lead", "any"): N_("random player, any combination"),
-    ("chop_after_pass", "off"): N_("off"),
+    ("chop_after_pass", "off"): N_("never out of turn"),
     ("chop_after_pass", "pairs"): N_("with 4+ consecutive pairs, on 2s"),
     ("chop_after_pass", "any_bomb"): N_("with any bomb that beats 2s or their chopper"),
     ("chop_table", "default"): N_("southern: 3 pairs or quad chop a 2, 4+ pairs chop a pair of 2s"),
@@ -237,7 +237,7 @@ _VALUES: dict[tuple[str, str], str] = {
     ("scoring", "loser_pays"): N_("loser pays everyone"),
     ("scoring", "cards_left"): N_("one unit per card left"),
     ("scoring", "pot"): N_("winner takes the pot"),
-    ("card_exchange", "off"): N_("off"),
+    ("card_exchange", "off"): N_("no exchange"),
     ("card_exchange", "san_jose"): N_("losers give their highest, winners give back"),
     ("card_exchange", "tribute"): N_("losers give their two highest, nothing back"),
 }

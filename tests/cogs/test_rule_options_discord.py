@@ -44,8 +44,8 @@ async def test_new_options_open_a_table_and_show_in_the_rules(world: Any) -> Non
     fields = {f.name: f.value for f in shown.response.embeds[0].fields}
     assert fields["Two consecutive quads are a bomb"] == "on"
     assert fields["Chop out of turn (after passing)"].startswith("with any bomb")
-    assert fields["Card exchange between games"].startswith("tribute")
-    assert fields["Cóng: players without a play when someone goes out pay double"] == "on"
+    assert fields["Card exchange between games"].startswith("losers give their two highest")
+    assert fields["Frozen players (no card played when someone goes out) pay double"] == "on"
 
 
 async def _finish(live: LiveTable, world: Any, by_id: dict[int, Any]) -> None:
