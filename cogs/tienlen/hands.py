@@ -143,10 +143,13 @@ class LiveHands:
 
     def shown(self, live: LiveTable, hand: LiveHand) -> None:
         """The drawing just answered reached the screen. An edit in flight may land after it
-        with an older drawing: draw again when it is done."""
+        with an older drawing: draw again when it is done. A change while the press was being
+        answered was left to this answer (see `_refresh`): draw again if the answer missed it."""
         hand.shown_version = live.game.version if live.game is not None else None
         if hand.task is not None and not hand.task.done():
             hand.shown_key = None
+        elif hand.shown_key is None or hand.shown_key[:2] != (live.changes, hand.mask):
+            self._start(live, hand)
 
     def token_expired(self, hand: LiveHand) -> bool:
         if hand.expired:
@@ -171,9 +174,13 @@ class LiveHands:
                 continue
             if hand.interaction is None:
                 continue
-            if hand.task is None or hand.task.done():
-                hand.task = asyncio.get_running_loop().create_task(
-                    self._refresh(live, hand), name=f"hand-{live.id}-{user_id}")
+            self._start(live, hand)
+
+    def _start(self, live: LiveTable, hand: LiveHand) -> None:
+        """Start the hand's refresh unless one is running (it looks again before it ends)."""
+        if hand.task is None or hand.task.done():
+            hand.task = asyncio.get_running_loop().create_task(
+                self._refresh(live, hand), name=f"hand-{live.id}-{hand.user_id}")
 
     async def _refresh(self, live: LiveTable, hand: LiveHand) -> None:
         """Edit the hand until it shows the table's latest state (one edit in flight)."""
@@ -186,9 +193,16 @@ class LiveHands:
                 return
             if hand.shown_key is not None and hand.shown_key[:2] == (live.changes, hand.mask):
                 return
+            if hand.lock.locked():
+                # A press on this hand is being answered: its answer shows the table as it is
+                # then, through a fresh token, and `shown` looks again afterwards. Editing now
+                # would go through the token the press replaces (and, with a picture being
+                # drawn, land after the answer).
+                return
             interaction = hand.interaction
             files = await self.files(live, seat, hand.mask, hand.lang)
             if (live.game is None or hand.interaction is not interaction
+                    or hand.lock.locked()
                     or self.token_expired(hand)):  # the picture took a moment: look again
                 return
             payload = self.draw(live, hand, seat)
@@ -212,7 +226,7 @@ class LiveHands:
                 return
             self.edits += 1
             hand.shown_version = version
-            if hand.interaction is not interaction:
+            if hand.interaction is not interaction or hand.lock.locked():
                 hand.shown_key = None  # a press took over meanwhile: make sure it is current
 
     def expired_note(self, live: LiveTable, hand: LiveHand) -> str | None:
