@@ -139,24 +139,29 @@ def server_defaults(stored: GuildSettings) -> GuildSettings:
 
 
 # What a table needs from the bot in its channel: (permission flag, the name Discord shows).
-# Attach Files and Use External Emojis: card pictures and card emoji on the board and hands.
 NEEDED_PERMISSIONS = (
     ("view_channel", "View Channel"),
     ("send_messages", "Send Messages"),
     ("embed_links", "Embed Links"),
     ("read_message_history", "Read Message History"),
+)
+# And with card pictures on: the board and hand pictures (files) and the card emoji on the
+# buttons (the application's own emoji, which Discord treats as external to the server).
+PICTURE_PERMISSIONS = (
     ("attach_files", "Attach Files"),
     ("use_external_emojis", "Use External Emojis"),
 )
 
 
-def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+def missing_permissions(interaction: discord.Interaction[Any], *,
+                        pictures: bool = True) -> list[str]:
     """The permissions the bot lacks in the interaction's channel (Send Messages in Threads
-    replaces Send Messages in a thread), as Discord names them."""
+    replaces Send Messages in a thread), as Discord names them; ``pictures``: card pictures are
+    on (the server's setting)."""
     perms = interaction.app_permissions
     in_thread = isinstance(interaction.channel, discord.Thread)
     missing = []
-    for flag, name in NEEDED_PERMISSIONS:
+    for flag, name in NEEDED_PERMISSIONS + (PICTURE_PERMISSIONS if pictures else ()):
         if flag == "send_messages" and in_thread:
             flag, name = "send_messages_in_threads", "Send Messages in Threads"
         if not getattr(perms, flag):
@@ -232,6 +237,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
     async def guard(self, interaction: discord.Interaction[Any], what: str) -> AsyncIterator[None]:
         """The one error guard: a refusal becomes a private sentence, anything else is logged
         (``what`` names the action, never a card) and answered with a short apology."""
+        self.bot.hands.saw(interaction)  # Discord's clock, for the hands' tokens
         w = person(interaction)
         try:
             yield
@@ -287,7 +293,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     turn_reminder: app_commands.Range[int, 0, 3600] | None = None) -> None:
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
-        missing = missing_permissions(interaction)
+        missing = missing_permissions(
+            interaction, pictures=await self.bot.image_setting.enabled(interaction.guild_id))
         if missing:
             raise Refusal(words.missing_permissions(person(interaction), missing))
         existing = await self.service.table_in_channel(interaction.channel_id)
@@ -560,7 +567,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
             files = await hands.files(live, seat, hand.mask, hand.lang)
             payload = hands.draw(live, hand, seat)
             await interaction.response.send_message(ephemeral=True, files=files, **payload)
-            hands.attach(hand, interaction)  # this message is the person's live hand now
+            hands.attach(live, hand, interaction)  # this message is the person's live hand now
             hands.shown(live, hand)
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,
@@ -602,7 +609,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 files = await hands.files(live, seat, hand.mask, hand.lang)
                 payload = hands.draw(live, hand, seat, note)
                 await interaction.response.edit_message(**payload, attachments=files)
-                hands.attach(hand, interaction)  # a fresh token for the same message
+                hands.attach(live, hand, interaction)  # a fresh token for the same message
                 hands.shown(live, hand)
 
     async def _act(self, w: Words, live: LiveTable, hand: LiveHand, seat: int, press: int,

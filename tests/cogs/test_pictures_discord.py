@@ -92,3 +92,19 @@ async def test_a_slow_picture_is_skipped_for_an_answer(caplog: pytest.LogCapture
         assert await _within(None, slow.hand(HandView(tuple(parse_cards("5S"))))) is not None
     finally:
         slow.close()
+
+
+async def test_start_needs_attach_files_and_external_emoji_only_while_pictures_are_on(
+        world: Any) -> None:
+    no_pictures = discord.PermissionOverwrite(attach_files=False, use_external_emojis=False)
+    channel = world.guild.create_text_channel("plain", overwrites={world.bot.user: no_pictures})
+    host = people(world, 1)[0]
+    r = await host.slash(channel, "tienlen start")
+    text = r.response.content
+    assert r.ephemeral and "Attach Files" in text and "Use External Emojis" in text, text
+    assert "Embed Links" not in text
+    assert not world.bot.table_service.tables  # no table opened
+    admin = _admin(world)
+    await admin.slash(world.channel, "tienlen settings", images="off")
+    r = await host.slash(channel, "tienlen start")
+    assert "is open" in r.response.content, r.response.content

@@ -77,7 +77,7 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         self.session_timeout = session_timeout
         self.keep_payloads = keep_payloads
         self._rng = random.Random(self.faults.seed)
-        self._snowflake = _Snowflakes()
+        self._snowflake = _Snowflakes(lambda: self._clock_offset)
         self._clock_offset = 0.0
 
         self.application_id = self._snowflake()
@@ -208,7 +208,8 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         return time.perf_counter() + self._clock_offset
 
     def advance(self, seconds: float) -> None:
-        """Shift the clock used for the 3 s callback deadline and the token lifetime."""
+        """Shift the clock used for the 3 s callback deadline, the token lifetime and the time
+        carried by new ids (snowflakes)."""
         self._clock_offset += seconds
 
     # ------------------------------------------------------------------ world building
