@@ -13,7 +13,7 @@ import discord
 import pytest
 from PIL import Image
 
-from cogs.pictures import HandView, Pictures
+from cogs.pictures import BoardView, HandView, Pictures
 from cogs.tienlen._pictures import _within
 from engine import parse_cards
 
@@ -108,3 +108,31 @@ async def test_start_needs_attach_files_and_external_emoji_only_while_pictures_a
     await admin.slash(world.channel, "tienlen settings", images="off")
     r = await host.slash(channel, "tienlen start")
     assert "is open" in r.response.content, r.response.content
+
+
+async def test_pictures_that_cannot_be_drawn_leave_the_messages_as_text(
+        world: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """A drawing that fails (a font that cannot be read past the fallbacks, or anything else)
+    never stops the table: the board and the hand go out as text, and one line is logged."""
+
+    class Broken(Pictures):
+        def _draw_board(self, view: BoardView) -> bytes:
+            raise OSError("cannot open resource")
+
+        def _draw_hand(self, view: HandView) -> bytes:
+            raise OSError("cannot open resource")
+
+    world.bot.pictures = Broken()
+    try:
+        with caplog.at_level(logging.INFO, "cogs.pictures"):
+            ps = await _start_two(world)
+            message = board(world)
+            assert message.attachments == [] and message.embeds[0].image.url is None
+            assert "Stake" in (message.embeds[0].description or "")  # the full text
+            hand = await open_hand(world, ps[0])
+            assert hand.attachments == [] and "Your hand" in hand.content
+    finally:
+        world.bot.pictures.close()
+    failures = [r for r in caplog.records
+                if r.levelno >= logging.WARNING and r.name.startswith("cogs.pictures")]
+    assert len(failures) == 1 and "text only" in failures[0].getMessage()
