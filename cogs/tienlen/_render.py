@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -11,7 +12,7 @@ from cogs import glossary, words
 from cogs.i18n import N_, Words
 from cogs.i18n import words as words_of
 from cogs.tables import LiveTable, TablePhase
-from engine import Level, Phase, Rules
+from engine import Card, Level, Phase, Rules
 
 from . import selection as sel
 from ._views import AiLevelButton, BoardButton, HandButton
@@ -35,8 +36,10 @@ def table_words(live: LiveTable) -> Words:
     return words_of(live.language)
 
 
-def board(live: LiveTable) -> dict[str, Any]:
-    """kwargs for send/edit of the board message, in the table's language."""
+def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
+    """kwargs for send/edit of the board message, in the table's language. ``pictured``: the
+    board picture goes with it, so the stake line moves to the embed's footer (the picture shows
+    the stake)."""
     w = table_words(live)
     table = live.table
     rules = live.rules
@@ -69,7 +72,7 @@ def board(live: LiveTable) -> dict[str, Any]:
     game = live.game
     assert game is not None
     content = None
-    lines = [head, ""]
+    lines = [] if pictured else [head, ""]
     if live.phase is TablePhase.FINISHED:
         lines += [w._("**Game over**"), *words.result_lines(w, live.results)]
         colour = GOLD
@@ -104,6 +107,8 @@ def board(live: LiveTable) -> dict[str, Any]:
     if recent:
         lines += ["", w._("Recent:"), *(f"· {r}" for r in recent)]
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
+    if pictured:
+        embed.set_footer(text=head.replace("**", ""))
     view = discord.ui.View(timeout=None)
     if live.phase is TablePhase.FINISHED:
         view.add_item(BoardButton(table.id, "again", label=w._("Play again"),
@@ -168,10 +173,11 @@ def hand_buttons(live: LiveTable, seat: int, mask: int) -> dict[str, bool]:
 
 
 def hand(w: Words, live: LiveTable, seat: int, mask: int, note: str | None = None, *,
-         press: int = 0) -> dict[str, Any]:
+         press: int = 0, emoji: Callable[[Card], discord.PartialEmoji | None] | None = None
+         ) -> dict[str, Any]:
     """kwargs for an ephemeral hand message (send or edit), in its owner's language ``w``.
     ``press``: the hand's drawing number, carried by its buttons so that a second press of the
-    same drawing is recognised."""
+    same drawing is recognised; ``emoji`` gives a card's button emoji (none: text only)."""
     game = live.game
     assert game is not None
     cards = game.hands[seat]
@@ -187,7 +193,7 @@ def hand(w: Words, live: LiveTable, seat: int, mask: int, note: str | None = Non
             HandButton(
                 live.id, press, mask, f"c{code}", label=str(card), disabled=over,
                 style=discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary,
-                row=i // 5,
+                row=i // 5, emoji=emoji(card) if emoji is not None else None,
             )
         )
     action_row = min(4, (len(cards) + 4) // 5)

@@ -126,10 +126,11 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, table_id: int, press: int, mask: int, op: str, *, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 disabled: bool = False, row: int | None = None) -> None:
+                 disabled: bool = False, row: int | None = None,
+                 emoji: discord.PartialEmoji | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label or op, style=style, disabled=disabled, row=row,
+                label=label or op, style=style, disabled=disabled, row=row, emoji=emoji,
                 custom_id=f"tl:h:{table_id}:{press}:{sel.encode(mask)}:{op}",
             )
         )
