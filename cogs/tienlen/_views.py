@@ -64,18 +64,29 @@ class SentView(discord.ui.View):
         return self
 
 
+def release(interaction: discord.Interaction[Any]) -> None:
+    """Once an interaction is answered and handled, drop the objects that point back at it (its
+    response, its original message), so that it and the message it carries (with all its
+    components) are freed by reference counting rather than piling up for a full collection.
+    Anything that asks again gets fresh ones: discord.py builds both on demand."""
+    with contextlib.suppress(AttributeError):
+        del interaction._cs_response  # type: ignore[attr-defined]
+    interaction._original_response = None
+
+
 @contextlib.asynccontextmanager
 async def pressed(item: discord.ui.Item[Any], interaction: discord.Interaction[Any],
                   what: str) -> AsyncIterator[None]:
     """A button's callback under the error guard; afterwards the view discord.py rebuilt from the
     pressed message is taken apart (its items point at it and it at them: a cycle that only the
-    cyclic garbage collector would free, one per press)."""
+    cyclic garbage collector would free, one per press), and so is the interaction."""
     try:
         async with guard.guarded(interaction, what):
             yield
     finally:
         if item.view is not None:
             item.view.clear_items()
+        release(interaction)
 
 
 def _on_hand(interaction: discord.Interaction[Any]) -> bool:

@@ -1,7 +1,8 @@
-"""Views leave no reference cycles behind: each press would otherwise leave two views (the one the
-bot sent, the one discord.py rebuilt from the pressed message) with their buttons, about 80
-objects, to the cyclic garbage collector, whose full collections stalled the event loop by 100 ms
-and more at 200 busy tables (docs/BENCHMARKS.md)."""
+"""Views and interactions leave no reference cycles behind: each press would otherwise leave two
+views (the one the bot sent, the one discord.py rebuilt from the pressed message) with their
+buttons, and the interaction with its message, over 100 objects, to the cyclic garbage
+collector, whose full collections stalled the event loop by 100 ms and more at 200 busy tables
+(docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 
@@ -59,7 +60,8 @@ async def test_presses_leave_no_view_for_the_cyclic_collector(world: Any) -> Non
         # SimCord wraps the on_error of each view it sees (a closure on the view: a cycle that the
         # test harness makes and a real bot does not); any other cycle is the bot's.
         with_cycles.extend(o for o in gc.garbage
-                           if isinstance(o, discord.ui.View) and "on_error" not in vars(o))
+                           if (isinstance(o, discord.ui.View) and "on_error" not in vars(o))
+                           or isinstance(o, discord.Interaction | discord.Message))
         gc.garbage.clear()
         gc.enable()
     assert with_cycles == []
