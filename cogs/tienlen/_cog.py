@@ -33,6 +33,7 @@ from engine.ai import choose_returns, observe, suggest
 from . import _pictures as pictures
 from . import _render as render
 from . import selection as sel
+from ._views import release
 from .hands import LiveHand
 
 if TYPE_CHECKING:
@@ -197,8 +198,11 @@ def guarded(
     @functools.wraps(func)
     async def wrapper(self: C, interaction: discord.Interaction[Any], /, *args: P.args,
                       **kwargs: P.kwargs) -> None:
-        async with self.guard(interaction, f"command {func.__name__}"):
-            await func(self, interaction, *args, **kwargs)
+        try:
+            async with self.guard(interaction, f"command {func.__name__}"):
+                await func(self, interaction, *args, **kwargs)
+        finally:
+            release(interaction)
 
     return wrapper
 

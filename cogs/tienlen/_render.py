@@ -15,7 +15,7 @@ from cogs.tables import LiveTable, TablePhase
 from engine import Card, Level, Phase, Rules
 
 from . import selection as sel
-from ._views import AiLevelButton, BoardButton, HandButton
+from ._views import AiLevelButton, BoardButton, HandButton, SentView
 
 GREEN = discord.Colour.green()
 GOLD = discord.Colour.gold()
@@ -65,7 +65,7 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
             lines += ["", w._("Last game:"), *results]
         lines += ["", w._("Press **Join** to sit down. The host presses **Start** (2+ seated).")]
         embed = discord.Embed(title=title, description="\n".join(lines), colour=GREEN)
-        view = discord.ui.View(timeout=None)
+        view = SentView()
         for action, label, style in LOBBY_BUTTONS:
             view.add_item(BoardButton(table.id, action, label=w.marked(label), style=style))
         return {"content": None, "embed": embed, "view": view}
@@ -109,7 +109,7 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     if pictured:
         embed.set_footer(text=head.replace("**", ""))
-    view = discord.ui.View(timeout=None)
+    view = SentView()
     if live.phase is TablePhase.FINISHED:
         view.add_item(BoardButton(table.id, "again", label=w._("Play again"),
                                   style=discord.ButtonStyle.success))
@@ -143,7 +143,7 @@ def _seat_line(w: Words, live: LiveTable, i: int) -> str:
 
 
 def ai_levels(w: Words, live: LiveTable) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = SentView()
     for level in Level:
         label = glossary.level(w, level)
         view.add_item(AiLevelButton(live.id, level, label=label[:1].upper() + label[1:]))
@@ -186,7 +186,7 @@ def hand(w: Words, live: LiveTable, seat: int, mask: int, note: str | None = Non
     line, _ = words.hand_status(w, live, seat, sel.selected_cards(cards, mask))
     enabled = hand_buttons(live, seat, mask)
     over = not live.playing or game.is_over
-    view = discord.ui.View(timeout=None)
+    view = SentView()
     for i, (card, code) in enumerate(zip(cards, codes, strict=True)):
         chosen = bool(mask >> code & 1)
         view.add_item(
