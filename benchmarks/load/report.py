@@ -103,6 +103,7 @@ class LoadResult:
         lat = self.latency
         return bool(
             self.rate_limited == 0
+            and self.rest_peak_per_s <= 45
             and lat
             and lat.get("p99", 1) * 1000 <= 100
             and lat.get("p50", 1) * 1000 <= 20
