@@ -227,9 +227,9 @@ def test_computer_players_are_named_in_the_readers_language() -> None:
 
 
 def test_missing_permissions_are_named_as_discords_client_names_them() -> None:
-    from cogs.tienlen._cog import IN_THREADS, NEEDED_PERMISSIONS
+    from cogs.tienlen._cog import IN_THREADS, NEEDED_PERMISSIONS, PICTURE_PERMISSIONS
 
-    names = [name for _, name in NEEDED_PERMISSIONS] + [IN_THREADS[1]]
+    names = [name for _, name in NEEDED_PERMISSIONS + PICTURE_PERMISSIONS] + [IN_THREADS[1]]
     en = words.missing_permissions(EN, names)
     assert "View Channel, Send Messages, Embed Links, Read Message History" in en
     assert "Send Messages in Threads" in en
