@@ -17,60 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.load import BoardView, choose_play, hand_button, hand_cards
-from tests.support.fake_discord import FakeDiscord, InteractionHandle, StoredMessage
-from tests.support.wire import REPO_ROOT, bot_env, newest_board, until_board
+from tests.support.fake_discord import FakeDiscord
+from tests.support.wire import REPO_ROOT, bot_env, newest_board, play_turn, refusal, until_board
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
-
-
-def _refusal(handle: InteractionHandle) -> str | None:
-    data = handle.callback_data or {}
-    if handle.callback_type == 4 and handle.ephemeral and not data.get("components"):
-        return str(data.get("content"))
-    return None
-
-
-async def _play_turn(
-    fake: FakeDiscord, me: object, board: StoredMessage, view: BoardView, table: int
-) -> None:
-    """Open my hand; play the lowest card(s) that beat the table, else pass."""
-    opened = await (await fake.click(me, board, f"tl:b:{table}:hand")).response(5)  # type: ignore[arg-type]
-    if _refusal(opened) is not None:
-        return
-    hand = opened.original
-    assert hand is not None and hand.ephemeral, opened.callback_data
-    status = hand.content
-    if "Your turn" not in status and "Your lead" not in status:
-        return  # the board was a moment behind
-    held = [card for card, _ in hand_cards(hand)]
-    first = hand_cards(hand)[0][1]
-    answer = await (await fake.click(me, hand, first["custom_id"])).response(5)  # type: ignore[arg-type]
-    assert answer.callback_type == 7 and first["custom_id"] not in hand.custom_ids()
-    clear = hand_button(hand, "clear")
-    assert clear is not None and not clear.get("disabled"), hand.text()
-    answer = await (await fake.click(me, hand, clear["custom_id"])).response(5)  # type: ignore[arg-type]
-    assert answer.callback_type == 7, answer.callback_data  # `Clear` empties the selection
-    assert hand_button(
-        hand,
-        "clear",
-    ).get("disabled"), hand.text()  # type: ignore[union-attr]
-    choice = choose_play(held, None if "Your lead" in status else view.to_beat)
-    if choice is not None:
-        for card in choice:
-            button = next(c for k, c in hand_cards(hand) if k == card)
-            answer = await (await fake.click(me, hand, button["custom_id"])).response(5)  # type: ignore[arg-type]
-            assert answer.callback_type == 7, answer.callback_data  # the hand, updated in place
-        play = hand_button(hand, "play")
-        assert play is not None and not play.get("disabled"), hand.text()
-        answer = await (await fake.click(me, hand, play["custom_id"])).response(5)  # type: ignore[arg-type]
-        if _refusal(answer) is None:
-            assert "You played" in hand.content, hand.content
-            return
-    passing = hand_button(hand, "pass")
-    if passing is not None and not passing.get("disabled"):
-        answer = await (await fake.click(me, hand, passing["custom_id"])).response(5)  # type: ignore[arg-type]
-        assert _refusal(answer) is None or "out of date" in str(_refusal(answer))
 
 
 async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path: Path) -> None:
@@ -110,7 +60,7 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
         assert "Computer 3 (normal)" in board.text()
 
         started = await (await fake.click(me, board, f"tl:b:{table}:start")).response(5)
-        assert started.callback_type == 7 and _refusal(started) is None, started.callback_data
+        assert started.callback_type == 7 and refusal(started) is None, started.callback_data
 
         deadline = time.monotonic() + 60
         turns = 0
@@ -120,7 +70,7 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
             )
             if view.phase == "over":
                 break
-            await _play_turn(fake, me, board, view, table)
+            await play_turn(fake, me, board, view, table)
             turns += 1
             assert time.monotonic() < deadline, "the game did not end within 60 s"
             await fake.wait_until(  # my move shows on the board before I look again
