@@ -19,6 +19,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot.metrics import Metrics
 from bot.settings import Settings, StartupError
 from cogs import guard
 from cogs.tables import RestBudget, TableService
@@ -145,6 +146,8 @@ class TienLenBot(commands.Bot):
             rest=self.rest_budget,
         )
         self._lag_task: asyncio.Task[None] | None = None
+        self.metrics = Metrics(self, options.get("http_trace"))  # served if METRICS_PORT is set
+        self.metrics.instrument(store)
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
@@ -160,6 +163,13 @@ class TienLenBot(commands.Bot):
         await guard.answer_unclaimed(interaction, self.dynamic_items)
 
     async def setup_hook(self) -> None:
+        if self.settings.METRICS_PORT:
+            host, port = self.settings.METRICS_HOST, self.settings.METRICS_PORT
+            try:
+                await self.metrics.start(host, port)
+            except OSError as error:
+                raise StartupError(f"METRICS_PORT={port}: cannot listen on {host}:{port} "
+                                   f"({error.strerror or type(error).__name__})") from None
         if self.settings.LOOP_LAG_LOG > 0:
             self._lag_task = asyncio.create_task(
                 loop_lag_monitor(self.settings.LOOP_LAG_LOG, extra=self._figures),
@@ -227,6 +237,7 @@ class TienLenBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._lag_task
             self._lag_task = None
+        await self.metrics.stop()
         await self.table_service.shutdown()
         await super().close()
 

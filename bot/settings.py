@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     # processes sharing one token each take REST_BUDGET_PER_SECOND / REST_PROCESSES.
     REST_BUDGET_PER_SECOND: float = Field(default=45.0, gt=0, le=50)
     REST_PROCESSES: int = Field(default=1, ge=1, le=1000)
+    # Prometheus metrics (/metrics) and a health check (/healthz) on this port; 0 = off.
+    METRICS_PORT: int | None = Field(default=None, ge=0, le=65535)
+    METRICS_HOST: str = "127.0.0.1"
 
     @property
     def rest_budget_per_process(self) -> float:
@@ -74,7 +77,7 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("DEV_GUILD_ID", "DATABASE_URL", mode="before")
+    @field_validator("DEV_GUILD_ID", "DATABASE_URL", "METRICS_PORT", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
