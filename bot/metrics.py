@@ -166,7 +166,7 @@ class Metrics:
         game as finished when the store settles it for the first time."""
         if getattr(store, _WRAPPED, False):
             return
-        for name, method in inspect.getmembers(type(store), inspect.iscoroutinefunction):
+        for name, _ in inspect.getmembers(type(store), inspect.iscoroutinefunction):
             if name.startswith("_") or name in NOT_TIMED:
                 continue
             setattr(store, name, self._timed(name, getattr(store, name)))

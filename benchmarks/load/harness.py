@@ -29,8 +29,8 @@ from benchmarks.load.players import (
     read_board,
 )
 from benchmarks.load.process import BotProcess
-from data.db import DatabaseURL
 from benchmarks.load.report import LoadResult, db_games, scan_log, scan_staleness, stats
+from data.db import DatabaseURL
 from tests.support.fake_discord import (
     FakeDiscord,
     FakeUser,

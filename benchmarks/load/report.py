@@ -272,18 +272,23 @@ def scan_staleness(path: Path) -> dict[str, float]:
 
 async def db_games(store: DatabaseURL) -> dict[str, int]:
     """Games by status in the store (SQLite file or PostgreSQL)."""
-    query = "SELECT status, COUNT(*) FROM games GROUP BY status"
-    if store.dialect == "postgresql":
-        con = await asyncpg.connect(store.target)
-        try:
-            return {str(r[0]): int(r[1]) for r in await con.fetch(query)}
-        finally:
-            await con.close()
-    path = Path(store.target)
+    if store.dialect != "postgresql":
+        return sqlite_games(Path(store.target))
+    con = await asyncpg.connect(store.target)
+    try:
+        return {str(r[0]): int(r[1]) for r in await con.fetch(GAMES_BY_STATUS)}
+    finally:
+        await con.close()
+
+
+GAMES_BY_STATUS = "SELECT status, COUNT(*) FROM games GROUP BY status"
+
+
+def sqlite_games(path: Path) -> dict[str, int]:
     if not path.exists():
         return {}
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        return dict(db.execute(query).fetchall())
+        return dict(db.execute(GAMES_BY_STATUS).fetchall())
     finally:
         db.close()
