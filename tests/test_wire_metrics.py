@@ -1,7 +1,7 @@
 """Metrics and health over the wire: the real bot (`python -m bot`, a subprocess) with
 METRICS_PORT set, against the loopback fake Discord. /metrics is scraped before and after a
 whole game (one person and three computer players): the counters moved. /healthz answers 200
-while the bot is connected and 503 once Discord is gone."""
+while the bot is connected, 503 while Discord has dropped it, and 200 again once it is back."""
 
 from __future__ import annotations
 
@@ -147,19 +147,27 @@ async def test_metrics_move_during_a_game_and_health_follows_the_connection(
         assert list(shards) == [(("shard", "0"),)]
         assert 0 <= next(iter(shards.values())) < 5
 
-        await fake.stop()  # Discord is gone: the bot is no longer connected
-        deadline = time.monotonic() + 30
+        # Discord drops the connection and forgets the session: the bot must IDENTIFY again,
+        # which discord.py does 5 s later; until then it is not connected.
+        fake.invalidate_sessions()
+        assert await fake.disconnect() == 1
+        deadline = time.monotonic() + 10
         while (health := await get(port, "/healthz"))[0] != 503:
             assert time.monotonic() < deadline, health
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.05)
         assert "not connected to Discord" in health[1]
         assert "store" not in health[1]  # the store still answers
         assert value(await scrape(port), "tienlen_healthy") == 0
+        deadline = time.monotonic() + 30
+        while (health := await get(port, "/healthz"))[0] != 200:  # connected again
+            assert time.monotonic() < deadline, health
+            await asyncio.sleep(0.2)
         proc.send_signal(signal.SIGTERM)
-        await asyncio.wait_for(proc.wait(), 20)
+        assert await asyncio.wait_for(proc.wait(), 20) == 0
         output = log_path.read_text(errors="replace")
         assert token not in output
         assert f"metrics and health check on http://127.0.0.1:{port}/metrics" in output
+        assert " ERROR " not in output and "Traceback" not in output, output
     finally:
         if proc.returncode is None:
             proc.kill()
