@@ -151,6 +151,8 @@ class Metrics:
     async def _on_request_end(self, session: aiohttp.ClientSession, context: Any,
                               params: aiohttp.TraceRequestEndParams) -> None:
         response = params.response
+        if response.status == 101:
+            return  # the gateway's websocket upgrade, not a REST request
         self.rest_requests.labels(status_class(response.status)).inc()
         if response.status == 429:
             scope = response.headers.get("X-RateLimit-Scope", "unknown")

@@ -137,6 +137,7 @@ async def test_metrics_move_during_a_game_and_health_follows_the_connection(
         assert total(after, "tienlen_rest_requests_total") > total(
             before, "tienlen_rest_requests_total") + answered
         assert value(after, "tienlen_rest_requests_total", status="429") == 0
+        assert value(after, "tienlen_rest_requests_total", status="1xx") == 0  # not the gateway
         assert value(after, "tienlen_rest_budget_granted_total") > value(
             before, "tienlen_rest_budget_granted_total")
         assert value(after, "tienlen_store_seconds_count", operation="settle_game") == 1
