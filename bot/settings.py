@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     DISCORD_GATEWAY_URL: str = DISCORD_GATEWAY
     DEV_GUILD_ID: int | None = None
     LOG_LEVEL: LogLevel = "INFO"
+    # Prometheus metrics (/metrics) and a health check (/healthz) on this port; 0 = off.
+    METRICS_PORT: int | None = Field(default=None, ge=0, le=65535)
+    METRICS_HOST: str = "127.0.0.1"
     STARTING_CHIPS: int = Field(default=1000, ge=0)
     DAILY_CHIPS: int = Field(default=200, ge=0)
     DEFAULT_TURN_SECONDS: int = Field(default=60, ge=5, le=3600)
@@ -43,9 +46,6 @@ class Settings(BaseSettings):
     # processes sharing one token each take REST_BUDGET_PER_SECOND / REST_PROCESSES.
     REST_BUDGET_PER_SECOND: float = Field(default=45.0, gt=0, le=50)
     REST_PROCESSES: int = Field(default=1, ge=1, le=1000)
-    # Prometheus metrics (/metrics) and a health check (/healthz) on this port; 0 = off.
-    METRICS_PORT: int | None = Field(default=None, ge=0, le=65535)
-    METRICS_HOST: str = "127.0.0.1"
 
     @property
     def rest_budget_per_process(self) -> float:
