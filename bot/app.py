@@ -120,6 +120,8 @@ class TienLenBot(commands.Bot):
         options.setdefault("guild_ready_timeout", 2.0)
         self.rest_budget = rest_budget or RestBudget(settings.rest_budget_per_process)
         options.setdefault("http_trace", rest_trace(self.rest_budget))
+        self.metrics = Metrics(self, options["http_trace"])  # served if METRICS_PORT is set
+        self.metrics.instrument(store)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -146,8 +148,6 @@ class TienLenBot(commands.Bot):
             rest=self.rest_budget,
         )
         self._lag_task: asyncio.Task[None] | None = None
-        self.metrics = Metrics(self, options.get("http_trace"))  # served if METRICS_PORT is set
-        self.metrics.instrument(store)
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
@@ -163,13 +163,6 @@ class TienLenBot(commands.Bot):
         await guard.answer_unclaimed(interaction, self.dynamic_items)
 
     async def setup_hook(self) -> None:
-        if self.settings.METRICS_PORT:
-            host, port = self.settings.METRICS_HOST, self.settings.METRICS_PORT
-            try:
-                await self.metrics.start(host, port)
-            except OSError as error:
-                raise StartupError(f"METRICS_PORT={port}: cannot listen on {host}:{port} "
-                                   f"({error.strerror or type(error).__name__})") from None
         if self.settings.LOOP_LAG_LOG > 0:
             self._lag_task = asyncio.create_task(
                 loop_lag_monitor(self.settings.LOOP_LAG_LOG, extra=self._figures),
@@ -178,6 +171,13 @@ class TienLenBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())  # Vietnamese command descriptions
         for name in EXTENSIONS:
             await self.load_extension(name)
+        if self.settings.METRICS_PORT:
+            host, port = self.settings.METRICS_HOST, self.settings.METRICS_PORT
+            try:
+                await self.metrics.start(host, port)
+            except OSError as error:
+                raise StartupError(f"METRICS_PORT={port}: cannot listen on {host}:{port} "
+                                   f"({error.strerror or type(error).__name__})") from None
         if not self.sync_commands:
             return
         guild_id = self.settings.DEV_GUILD_ID
@@ -232,12 +232,12 @@ class TienLenBot(commands.Bot):
                 f"requests, {budget.waiting} waiting, {budget.pauses} pauses after 429")
 
     async def close(self) -> None:
+        await self.metrics.stop()
         if self._lag_task is not None:
             self._lag_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._lag_task
             self._lag_task = None
-        await self.metrics.stop()
         await self.table_service.shutdown()
         await super().close()
 
