@@ -42,9 +42,11 @@ class Settings(BaseSettings):
     AI_DELAY_SECONDS: float = Field(default=1.0, ge=0, le=60)
     BOARD_EDIT_INTERVAL: float = Field(default=1.0, ge=0, le=60)
     LOOP_LAG_LOG: float = Field(default=0.0, ge=0, le=3600)
-    # Requests a second the whole bot may make on its own (Discord allows ~50 per bot token);
+    CARD_PICTURES: bool = True  # false: no board/hand pictures, no card emoji (text only)
+    # Requests a second the whole bot may make on its own (Discord allows ~50 per bot token; 40
+    # leaves room for requests that the network or a busy event loop bunch into one second);
     # processes sharing one token each take REST_BUDGET_PER_SECOND / REST_PROCESSES.
-    REST_BUDGET_PER_SECOND: float = Field(default=45.0, gt=0, le=50)
+    REST_BUDGET_PER_SECOND: float = Field(default=40.0, gt=0, le=50)
     REST_PROCESSES: int = Field(default=1, ge=1, le=1000)
 
     @property
