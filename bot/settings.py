@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     DISCORD_GATEWAY_URL: str = DISCORD_GATEWAY
     DEV_GUILD_ID: int | None = None
     LOG_LEVEL: LogLevel = "INFO"
+    # Prometheus metrics (/metrics) and a health check (/healthz) on this port; 0 = off.
+    METRICS_PORT: int | None = Field(default=None, ge=0, le=65535)
+    METRICS_HOST: str = "127.0.0.1"
     STARTING_CHIPS: int = Field(default=1000, ge=0)
     DAILY_CHIPS: int = Field(default=200, ge=0)
     DEFAULT_TURN_SECONDS: int = Field(default=60, ge=5, le=3600)
@@ -76,7 +79,7 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("DEV_GUILD_ID", "DATABASE_URL", mode="before")
+    @field_validator("DEV_GUILD_ID", "DATABASE_URL", "METRICS_PORT", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

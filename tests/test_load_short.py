@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.load import LoadConfig, LoadResult, run_load
+from tests.data.pg_server import NOT_INSTALLED, TempPostgres, find_bindir
 
 pytestmark = [
     pytest.mark.skipif(sys.platform != "linux", reason="reads /proc; uses SIGKILL"),
@@ -54,6 +55,25 @@ async def test_short_load_run(tmp_path: Path) -> None:
     assert result.hand_edits > 0  # the live hands follow the table
     assert result.late_answers == 0
     assert result.cpu_seconds > 0 and result.rss_load_kb > 0
+
+
+async def test_short_load_run_on_postgresql(tmp_path: Path) -> None:
+    """`--database postgresql://…`: the bot runs on a throwaway PostgreSQL (started from the
+    installed binaries), games finish, and the database is counted and checked there."""
+    bindir = find_bindir()
+    if bindir is None:
+        pytest.skip(NOT_INSTALLED)
+    server = TempPostgres(bindir)
+    server.start()
+    try:
+        url = server.create_database("load")
+        result = await run_load(_fast(tmp_path, database=url))
+        _assert_sound(result)
+        assert result.dialect == "postgresql"
+        assert "store postgresql" in result.report()
+        assert not (tmp_path / "load.sqlite3").exists()  # nothing went to a SQLite file
+    finally:
+        server.stop()
 
 
 async def test_short_fault_run(tmp_path: Path) -> None:
