@@ -143,6 +143,7 @@ class TienLenBot(commands.Bot):
             executor=executor,
             seed=seed,
             rest=self.rest_budget,
+            shards=settings.shards,
         )
         self._lag_task: asyncio.Task[None] | None = None
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
@@ -233,3 +234,12 @@ class TienLenBot(commands.Bot):
     async def on_ready(self) -> None:
         user = self.user
         log.info("connected as %s (id %s) in %d guilds", user, user and user.id, len(self.guilds))
+
+
+class ShardedTienLenBot(TienLenBot, commands.AutoShardedBot):
+    """The bot running some shards of a sharded bot (settings SHARD_COUNT and SHARD_IDS): one
+    gateway connection per shard; the table service owns only the tables of their servers."""
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        guilds = sum(1 for g in self.guilds if g.shard_id == shard_id)
+        log.info("shard %d of %s ready with %d guilds", shard_id, self.shard_count, guilds)
