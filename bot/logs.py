@@ -44,9 +44,9 @@ class ShardFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         guild_id = getattr(record, "guild_id", None)
         if isinstance(guild_id, int) and not isinstance(guild_id, bool):
-            record.shard = str((guild_id >> 22) % self.count)
+            record.__dict__["shard"] = str((guild_id >> 22) % self.count)
         else:
-            record.shard = self.ids
+            record.__dict__["shard"] = self.ids
         return True
 
 
