@@ -44,6 +44,7 @@ pytest: $(VENV)/.test-installed
 bench: $(VENV)/.test-installed
 	$(BIN)/python -m benchmarks.engine
 	$(BIN)/python -m benchmarks.store
+	$(BIN)/python -m benchmarks.pictures --games 3
 
 # Re-extract the messages of the code into cogs/locales (then translate the new ones in vi).
 catalogues: $(VENV)/.test-installed

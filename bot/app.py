@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import json
 import logging
@@ -19,9 +20,12 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot.card_emoji import CardEmoji, ensure_card_emoji
 from bot.settings import Settings, StartupError
 from cogs import guard
+from cogs.pictures import Pictures
 from cogs.tables import RestBudget, TableService
+from cogs.tienlen._pictures import ImageSetting, hand_files
 from cogs.tienlen.board import BoardPublisher
 from cogs.tienlen.hands import LiveHands
 from cogs.translator import CatalogueTranslator
@@ -146,7 +150,14 @@ class TienLenBot(commands.Bot):
             shards=settings.shards,
         )
         self._lag_task: asyncio.Task[None] | None = None
+        self._frozen = False  # gc.freeze() done at the first ready
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
+        self.pictures = Pictures()
+        self.image_setting = ImageSetting(self)
+        self.card_emoji = CardEmoji()
+        self.card_emoji_task: asyncio.Task[None] | None = None
+        self.hands.emoji = lambda card: self.card_emoji.for_card(card)
+        self.hands.picture = lambda live, seat, mask, w: hand_files(self, live, seat, mask, w)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -160,7 +171,17 @@ class TienLenBot(commands.Bot):
         """A press no button of the bot claims (a forged or outdated custom id) is answered."""
         await guard.answer_unclaimed(interaction, self.dynamic_items)
 
+    async def _prepare_pictures(self) -> None:
+        """Make sure the application has its card emoji. In the background: the bot serves with
+        text buttons meanwhile."""
+        self.card_emoji = await ensure_card_emoji(self, self.pictures, self.rest_budget)
+
     async def setup_hook(self) -> None:
+        if self.settings.CARD_PICTURES:
+            self.pictures.start_warm_up()  # card sprites, in the drawing thread
+        if self.settings.CARD_PICTURES and self.application_id is not None:
+            self.card_emoji_task = asyncio.create_task(self._prepare_pictures(),
+                                                       name="card-pictures")
         if self.settings.LOOP_LAG_LOG > 0:
             self._lag_task = asyncio.create_task(
                 loop_lag_monitor(self.settings.LOOP_LAG_LOG, extra=self._figures),
@@ -228,10 +249,25 @@ class TienLenBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._lag_task
             self._lag_task = None
+        if self.card_emoji_task is not None:
+            self.card_emoji_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.card_emoji_task
+            self.card_emoji_task = None
+        for table_id in list(self.hands.hands):  # no hand refresh races the shutdown
+            self.hands.drop_table(table_id)
         await self.table_service.shutdown()
         await super().close()
+        self.pictures.close()
 
     async def on_ready(self) -> None:
+        if not self._frozen:
+            # What exists at the first ready lives as long as the process (modules, the command
+            # tree, the cached servers): move it out of the cyclic collector's sight, so its full
+            # collections only walk what games create (shorter pauses of the event loop).
+            self._frozen = True
+            gc.collect()
+            gc.freeze()
         user = self.user
         log.info("connected as %s (id %s) in %d guilds", user, user and user.id, len(self.guilds))
 

@@ -44,6 +44,7 @@ class Settings(BaseSettings):
     AI_DELAY_SECONDS: float = Field(default=1.0, ge=0, le=60)
     BOARD_EDIT_INTERVAL: float = Field(default=1.0, ge=0, le=60)
     LOOP_LAG_LOG: float = Field(default=0.0, ge=0, le=3600)
+    CARD_PICTURES: bool = True  # false: no board/hand pictures, no card emoji (text only)
     # Requests a second the whole bot may make on its own (Discord allows ~50 per bot token);
     # processes sharing one token each take REST_BUDGET_PER_SECOND / REST_PROCESSES (unset:
     # 1, or for a process running some of the shards, SHARD_COUNT / its shards, rounded up).

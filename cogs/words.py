@@ -67,6 +67,8 @@ BOARD_MOVED = N_("This table's board moved to a newer message below.")
 NEED_MANAGE_SERVER = N_("You need the Manage Server permission for that.")
 HAND_EXPIRED = N_("This hand had stopped updating (Discord lets a bot update it for 15 "
                   "minutes): here it is again, up to date. Press again to act.")
+HAND_RETIRED = N_("This hand no longer follows the table (Discord lets a bot update it for 15 "
+                  "minutes). Press any button, or use `/tienlen hand`, for a fresh one.")
 ALREADY_DONE = N_("Already done: this is your hand now.")
 
 _COMPUTER = re.compile(r"^Computer (\d+) \((\w+)\)$")

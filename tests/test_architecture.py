@@ -4,6 +4,7 @@ Every `import` is read with `ast`, lazy imports inside functions included:
 * `engine` imports nothing of `bot`, `cogs`, `data` or `discord`;
 * `data` imports nothing of `bot`, `cogs` or `discord`;
 * the table layer (`cogs.tables`) and `cogs.words` import neither `discord` nor a cog nor `bot`;
+* the pictures (`cogs.pictures`) import only `engine` (no `discord`, `data`, cog or `bot`);
 * the words' helpers are Discord-free too: `cogs.glossary` (the game's vocabulary) imports only
   the engine and `cogs.i18n`, and `cogs.i18n` (catalogues, languages) nothing of ours;
 * no two modules import each other, directly or around a circle. Imports under
@@ -27,6 +28,7 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("engine", ("bot", "cogs", "data", "discord"), ()),
     ("data", ("bot", "cogs", "discord"), ()),
     ("cogs.tables", ("bot", "cogs", "discord"), ("cogs.tables",)),
+    ("cogs.pictures", ("bot", "cogs", "data", "discord"), ("cogs.pictures",)),
     ("cogs.words", ("bot", "cogs", "discord"),
      ("cogs.tables", "cogs.words", "cogs.glossary", "cogs.i18n")),
     ("cogs.glossary", ("bot", "cogs", "data", "discord"), ("cogs.glossary", "cogs.i18n")),

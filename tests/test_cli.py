@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import ai_decisions, arena, engine, hostile, store
+from benchmarks import ai_decisions, arena, engine, hostile, pictures, store
 from benchmarks.load import main as load_main
 from bot.terminal import main as play_main
 from data.check import main as check_main
@@ -31,6 +31,8 @@ ENTRY_POINTS: list[tuple[str, Main, Sequence[str]]] = [
                                                 "--budget-ms", "expert"]),
     ("python -m benchmarks.store", store.main, ["--database", "--games", "--saves"]),
     ("python -m benchmarks.ai_decisions", ai_decisions.main, ["--points", "--level", "--set"]),
+    ("python -m benchmarks.load", load_main, ["--tables", "--seconds", "--images"]),
+    ("python -m benchmarks.pictures", pictures.main, ["--games", "--seed", "--core"]),
     ("python -m benchmarks.load", load_main, ["--tables", "--seconds"]),
     ("python -m benchmarks.hostile", hostile.main, ["--repeat"]),
 ]
@@ -92,7 +94,8 @@ def test_data_check_needs_exactly_one_url(capsys: pytest.CaptureFixture[str]) ->
 
 
 @pytest.mark.parametrize("module", ["benchmarks.engine", "benchmarks.arena", "benchmarks.store",
-                                    "benchmarks.load", "data.check", "data.migrate"])
+                                    "benchmarks.load", "benchmarks.pictures", "data.check",
+                                    "data.migrate"])
 def test_module_runs_as_python_m(module: str, tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     result = subprocess.run([sys.executable, "-m", module, "--help"], cwd=tmp_path, env=env,

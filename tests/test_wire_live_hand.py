@@ -8,7 +8,9 @@ measures how long after each move every other person's hand shows the new state 
 enabled buttons) and prints the p95; it checks that no press that was legal when pressed is
 refused, that a double click applies once, that a turn reminder notifies only the person on turn
 (and is deleted when they act), and that hands whose tokens expired (the fake's clock moved 16
-minutes) say so in place on their next press and come back up to date."""
+minutes) say so in place on their next press and come back up to date and live. No hand refresh
+goes through an expired token: the bot reads Discord's clock from the interactions' ids, and an
+edit refused with 401 would count towards Discord's limit of invalid requests."""
 
 from __future__ import annotations
 
@@ -254,7 +256,10 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
                     await press(fake, mover, hand, hand_button(hand, op)["custom_id"])  # type: ignore[index]
                 assert "You p" in hand.content, hand.content
                 await asyncio.sleep(1.0)
-                for person in people:  # the others' hands could not follow: a press refreshes
+                # The others' hands could not follow (their tokens were past 15 minutes and the
+                # bot did not try them): a press refreshes, and the hand is live again (the
+                # moves after this one check that every hand follows).
+                for person in people:
                     if person is mover:
                         continue
                     other = hands[person.id]
@@ -274,8 +279,8 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
               f"{latencies[len(latencies) // 2] * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
               f"max {latencies[-1] * 1000:.0f} ms")
         assert p95 < 3.0  # the target is 1.5 s; a loaded test machine gets slack
-        # The only errors: the three other hands' refreshes through their expired tokens.
-        assert len(fake.errors) == 3 and all("401 50027" in e for e in fake.errors), fake.errors
+        # No request was refused: in particular no hand refresh through an expired token.
+        assert fake.status_counts[401] == 0 and not fake.errors, fake.errors
         assert not fake.unknown_routes, fake.unknown_routes
         assert all(lat < 3 for lat in fake.latencies)
 

@@ -61,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="no human think time, AI delay 0.05 s, board interval 0.2 s (soak)",
     )
+    parser.add_argument("--images", choices=("on", "off"), default="on",
+                        help="card pictures and card emoji (the bot's CARD_PICTURES; default on)")
     parser.add_argument("--drain", type=float, default=180.0,
                         help="seconds to let running games finish after the last start "
                         "(default 180)")
@@ -83,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         ai_delay=0.05 if args.fast else args.ai_delay,
         board_interval=0.2 if args.fast else args.board_interval,
         turn_seconds=args.turn_seconds,
+        images=args.images == "on",
         games=args.games,
         drain=args.drain,
         seed=args.seed,

@@ -27,6 +27,7 @@ class LoadConfig:
     think: float = 1.0  # seconds a scripted human waits before each action (±50% jitter)
     ai_delay: float = 1.0  # the bot's AI_DELAY_SECONDS
     board_interval: float = 1.0  # the bot's BOARD_EDIT_INTERVAL
+    images: bool = True  # the bot's CARD_PICTURES (board and hand pictures, card emoji)
     turn_seconds: int = 60
     stake: int = 1
     games: int | None = None  # stop starting games once this many were started (soak)

@@ -422,6 +422,7 @@ class Harness:
             "LOG_LEVEL": "INFO",
             "AI_DELAY_SECONDS": str(cfg.ai_delay),
             "BOARD_EDIT_INTERVAL": str(cfg.board_interval),
+            "CARD_PICTURES": "true" if cfg.images else "false",
             "LOOP_LAG_LOG": str(cfg.lag_log),
             "PYTHONPATH": os.pathsep.join(
                 p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p
@@ -442,6 +443,7 @@ class Harness:
             edits0 = fake.route_counts["channel_message_edit"]
             hand_edits0 = fake.route_counts["webhook_message_edit"]
             posts0 = fake.route_counts["channel_message_create"]
+            files0 = max(fake.attachment_bytes, default=0)
             log_offset = log_path.stat().st_size
             start = time.monotonic()
             self.log(
@@ -495,6 +497,8 @@ class Harness:
             res.board_edits = fake.route_counts["channel_message_edit"] - edits0
             res.hand_edits = fake.route_counts["webhook_message_edit"] - hand_edits0
             res.board_posts = fake.route_counts["channel_message_create"] - posts0
+            sent = [len(b) for aid, b in fake.attachment_bytes.items() if aid > files0]
+            res.image_files, res.image_bytes = len(sent), sum(sent)
             res.rest_peak_per_s = fake.peak_window(start=rest0)
             res.rest_requests = sum(1 for t in fake.limited_request_times if t >= rest0)
             res.cpu_seconds = self.bot.cpu_total() - cpu0

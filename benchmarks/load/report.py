@@ -28,6 +28,8 @@ class LoadResult:
     hands_gone: int = 0
     """Hand refreshes answered 404 (dismissed) or 401 (token expired)."""
     board_posts: int = 0
+    image_files: int = 0  # pictures uploaded with messages during the run
+    image_bytes: int = 0
     rss_base_kb: int = 0
     rss_load_kb: int = 0
     rss_hwm_kb: int = 0
@@ -148,6 +150,11 @@ class LoadResult:
             "rss_per_table_kb": round(self.rss_per_table_kb, 1),
             "cpu_s": round(self.cpu_seconds, 1),
             "cpu_s_per_game": round(self.cpu_per_game, 3),
+            "images": self.config.images,
+            "image_files": self.image_files,
+            "image_kb_per_game": round(self.image_bytes / 1024 / self.games_finished, 1)
+            if self.games_finished
+            else 0,
             "bot_cpu_share": round(self.cpu_seconds / self.run_seconds, 2)
             if self.run_seconds
             else 0,
@@ -196,6 +203,8 @@ class LoadResult:
             f"{s['rss_per_table_kb']} KB per table",
             f"bot CPU              {s['cpu_s']} s: {s['cpu_s_per_game']} s per game; "
             f"{s['bot_cpu_share']:.0%} of a core (harness: {s['harness_cpu_share']:.0%})",
+            f"pictures             {'on' if s['images'] else 'off'}: {s['image_files']} files, "
+            f"{self.image_bytes / 1024:.0f} KB sent ({s['image_kb_per_game']} KB per game)",
             f"games finished       {s['games_finished']} (database: {s['db_games']}); "
             f"unfinished tables: {s['tables_unfinished'] or 'none'}",
             f"faults               429 ×{s['injected_429']} · 500 ×{s['injected_500']} · "

@@ -30,8 +30,10 @@ from data import GuildSettings
 from engine import Level, Phase, Rules
 from engine.ai import choose_returns, observe, suggest
 
+from . import _pictures as pictures
 from . import _render as render
 from . import selection as sel
+from ._views import release
 from .hands import LiveHand
 
 if TYPE_CHECKING:
@@ -138,24 +140,29 @@ def server_defaults(stored: GuildSettings) -> GuildSettings:
 
 
 # What a table needs from the bot in its channel: (permission flag, the name Discord shows).
-# Attach Files and Use External Emojis: card pictures and card emoji on the board and hands.
 NEEDED_PERMISSIONS = (
     ("view_channel", "View Channel"),
     ("send_messages", "Send Messages"),
     ("embed_links", "Embed Links"),
     ("read_message_history", "Read Message History"),
+)
+# And with card pictures on: the board and hand pictures (files) and the card emoji on the
+# buttons (the application's own emoji, which Discord treats as external to the server).
+PICTURE_PERMISSIONS = (
     ("attach_files", "Attach Files"),
     ("use_external_emojis", "Use External Emojis"),
 )
 
 
-def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+def missing_permissions(interaction: discord.Interaction[Any], *,
+                        pictures: bool = True) -> list[str]:
     """The permissions the bot lacks in the interaction's channel (Send Messages in Threads
-    replaces Send Messages in a thread), as Discord names them."""
+    replaces Send Messages in a thread), as Discord names them; ``pictures``: card pictures are
+    on (the server's setting)."""
     perms = interaction.app_permissions
     in_thread = isinstance(interaction.channel, discord.Thread)
     missing = []
-    for flag, name in NEEDED_PERMISSIONS:
+    for flag, name in NEEDED_PERMISSIONS + (PICTURE_PERMISSIONS if pictures else ()):
         if flag == "send_messages" and in_thread:
             flag, name = "send_messages_in_threads", "Send Messages in Threads"
         if not getattr(perms, flag):
@@ -191,8 +198,11 @@ def guarded(
     @functools.wraps(func)
     async def wrapper(self: C, interaction: discord.Interaction[Any], /, *args: P.args,
                       **kwargs: P.kwargs) -> None:
-        async with self.guard(interaction, f"command {func.__name__}"):
-            await func(self, interaction, *args, **kwargs)
+        try:
+            async with self.guard(interaction, f"command {func.__name__}"):
+                await func(self, interaction, *args, **kwargs)
+        finally:
+            release(interaction)
 
     return wrapper
 
@@ -231,6 +241,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
     async def guard(self, interaction: discord.Interaction[Any], what: str) -> AsyncIterator[None]:
         """The one error guard: a refusal becomes a private sentence, anything else is logged
         (``what`` names the action, never a card) and answered with a short apology."""
+        self.bot.hands.saw(interaction)  # Discord's clock, for the hands' tokens
         w = person(interaction)
         try:
             yield
@@ -260,8 +271,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
         message = interaction.message
         if (message is not None and message.id == live.table.board_message_id
                 and not self.service.board_needs_repost(live)):
-            payload = render.board(live)
-            await interaction.response.edit_message(**payload)
+            picture = await pictures.board_picture(self.bot, live, pictures.ANSWER_BUDGET)
+            payload = pictures.with_board_image(
+                render.board(live, pictured=picture.png is not None), picture)
+            await interaction.response.edit_message(**payload, attachments=picture.files())
             self.service.mark_board_shown(live)
         else:
             await interaction.response.defer()
@@ -284,7 +297,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     turn_reminder: app_commands.Range[int, 0, 3600] | None = None) -> None:
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
-        missing = missing_permissions(interaction)
+        missing = missing_permissions(
+            interaction, pictures=await self.bot.image_setting.enabled(interaction.guild_id))
         if missing:
             raise Refusal(words.missing_permissions(person(interaction), missing))
         existing = await self.service.table_in_channel(interaction.channel_id)
@@ -379,26 +393,30 @@ class TienLenCog(commands.Cog, name="TienLen"):
                            turn_reminder="Seconds into a turn before a reminder at new tables "
                                          "(0: none)",
                            language="The language of tables' public messages (auto: the "
-                                    "server's, else the opener's)")
+                                    "server's, else the opener's)",
+                           images="Card pictures on the boards and hands (on/off)")
     @guarded
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
                        stake: Stake | None = None,
                        turn_seconds: TurnSeconds | None = None,
                        turn_reminder: app_commands.Range[int, 0, 3600] | None = None,
-                       language: LanguageSetting | None = None) -> None:
+                       language: LanguageSetting | None = None,
+                       images: Literal["on", "off"] | None = None) -> None:
         assert interaction.guild_id is not None
         w = person(interaction)
         if not _can_manage(interaction):
             raise Refusal(N_("You need the Manage Server permission to change server settings."))
         store = self.bot.store
         if (preset is None and stake is None and turn_seconds is None and turn_reminder is None
-                and language is None):
+                and language is None and images is None):
             current = await store.get_guild_settings(interaction.guild_id)
         else:
             current = await store.set_guild_settings(
                 interaction.guild_id, preset=preset, stake=stake, turn_seconds=turn_seconds,
-                turn_reminder=turn_reminder, language=language)
+                turn_reminder=turn_reminder, language=language,
+                images=None if images is None else images == "on")
+        self.bot.image_setting.remember(interaction.guild_id, current.images)
         current = server_defaults(current)
         if language is not None:
             await self._relanguage(interaction, language)
@@ -407,12 +425,14 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     else self.bot.settings.DEFAULT_TURN_REMINDER)
         after = (w._("after {seconds}s", seconds=w.num(reminder)) if reminder
                  else w.pgettext("option", "off"))
+        images_word = (w.pgettext("option", "off") if current.images is False
+                       else w.pgettext("option", "on"))
         text = w._("Server defaults — preset: **{preset}**, stake: **{stake}**, turn time: "
                    "**{seconds}s**, turn reminder: **{reminder}**, table language: "
-                   "**{language}**.",
+                   "**{language}**, card pictures: **{images}**.",
                    preset=glossary.preset(w, current.preset or "southern"),
                    stake=w.num(current.stake or 10), seconds=w.num(seconds), reminder=after,
-                   language=_language_name(w, current.language or "auto"))
+                   language=_language_name(w, current.language or "auto"), images=images_word)
         await interaction.response.send_message(text, ephemeral=True)
 
     async def _relanguage(self, interaction: discord.Interaction[Any], setting: str) -> None:
@@ -467,7 +487,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
 
     async def _leave(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
         if await self.service.leave(live, interaction.user.id):  # the table closed
-            await interaction.response.edit_message(**render.board(live))
+            await interaction.response.edit_message(**render.board(live), attachments=[])
             return False
         return True
 
@@ -485,7 +505,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
 
     async def _cancel(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
         await self.service.cancel(live, interaction.user.id, can_manage=_can_manage(interaction))
-        await interaction.response.edit_message(**render.board(live))
+        await interaction.response.edit_message(**render.board(live), attachments=[])
         return False
 
     async def _hand_from_board(self, interaction: discord.Interaction[Any],
@@ -547,9 +567,11 @@ class TienLenCog(commands.Cog, name="TienLen"):
         hand = hands.get(live.id, interaction.user.id)
         hand.lang = person(interaction).lang  # the hand speaks its owner's language
         async with hand.lock:
+            # first: nothing waits after the drawing
+            files = await hands.files(live, seat, hand.mask, hand.lang)
             payload = hands.draw(live, hand, seat)
-            await interaction.response.send_message(ephemeral=True, **payload)
-            hands.attach(hand, interaction)  # this message is the person's live hand now
+            await interaction.response.send_message(ephemeral=True, files=files, **payload)
+            hands.attach(live, hand, interaction)  # this message is the person's live hand now
             hands.shown(live, hand)
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,
@@ -587,8 +609,11 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 else:
                     raise Refusal(words.UNKNOWN_BUTTON)
                 hand.mask = mask
-                await interaction.response.edit_message(**hands.draw(live, hand, seat, note))
-                hands.attach(hand, interaction)  # a fresh token for the same message
+                # first: nothing waits after the drawing
+                files = await hands.files(live, seat, hand.mask, hand.lang)
+                payload = hands.draw(live, hand, seat, note)
+                await interaction.response.edit_message(**payload, attachments=files)
+                hands.attach(live, hand, interaction)  # a fresh token for the same message
                 hands.shown(live, hand)
 
     async def _act(self, w: Words, live: LiveTable, hand: LiveHand, seat: int, press: int,

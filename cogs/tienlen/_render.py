@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -11,10 +12,10 @@ from cogs import glossary, words
 from cogs.i18n import N_, Words
 from cogs.i18n import words as words_of
 from cogs.tables import LiveTable, TablePhase
-from engine import Level, Phase, Rules
+from engine import Card, Level, Phase, Rules
 
 from . import selection as sel
-from ._views import AiLevelButton, BoardButton, HandButton
+from ._views import AiLevelButton, BoardButton, HandButton, SentView
 
 GREEN = discord.Colour.green()
 GOLD = discord.Colour.gold()
@@ -35,8 +36,10 @@ def table_words(live: LiveTable) -> Words:
     return words_of(live.language)
 
 
-def board(live: LiveTable) -> dict[str, Any]:
-    """kwargs for send/edit of the board message, in the table's language."""
+def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
+    """kwargs for send/edit of the board message, in the table's language. ``pictured``: the
+    board picture goes with it, so the stake line moves to the embed's footer (the picture shows
+    the stake)."""
     w = table_words(live)
     table = live.table
     rules = live.rules
@@ -62,14 +65,14 @@ def board(live: LiveTable) -> dict[str, Any]:
             lines += ["", w._("Last game:"), *results]
         lines += ["", w._("Press **Join** to sit down. The host presses **Start** (2+ seated).")]
         embed = discord.Embed(title=title, description="\n".join(lines), colour=GREEN)
-        view = discord.ui.View(timeout=None)
+        view = SentView()
         for action, label, style in LOBBY_BUTTONS:
             view.add_item(BoardButton(table.id, action, label=w.marked(label), style=style))
         return {"content": None, "embed": embed, "view": view}
     game = live.game
     assert game is not None
     content = None
-    lines = [head, ""]
+    lines = [] if pictured else [head, ""]
     if live.phase is TablePhase.FINISHED:
         lines += [w._("**Game over**"), *words.result_lines(w, live.results)]
         colour = GOLD
@@ -104,7 +107,9 @@ def board(live: LiveTable) -> dict[str, Any]:
     if recent:
         lines += ["", w._("Recent:"), *(f"· {r}" for r in recent)]
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
-    view = discord.ui.View(timeout=None)
+    if pictured:
+        embed.set_footer(text=head.replace("**", ""))
+    view = SentView()
     if live.phase is TablePhase.FINISHED:
         view.add_item(BoardButton(table.id, "again", label=w._("Play again"),
                                   style=discord.ButtonStyle.success))
@@ -138,7 +143,7 @@ def _seat_line(w: Words, live: LiveTable, i: int) -> str:
 
 
 def ai_levels(w: Words, live: LiveTable) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = SentView()
     for level in Level:
         label = glossary.level(w, level)
         view.add_item(AiLevelButton(live.id, level, label=label[:1].upper() + label[1:]))
@@ -168,10 +173,11 @@ def hand_buttons(live: LiveTable, seat: int, mask: int) -> dict[str, bool]:
 
 
 def hand(w: Words, live: LiveTable, seat: int, mask: int, note: str | None = None, *,
-         press: int = 0) -> dict[str, Any]:
+         press: int = 0, emoji: Callable[[Card], discord.PartialEmoji | None] | None = None
+         ) -> dict[str, Any]:
     """kwargs for an ephemeral hand message (send or edit), in its owner's language ``w``.
     ``press``: the hand's drawing number, carried by its buttons so that a second press of the
-    same drawing is recognised."""
+    same drawing is recognised; ``emoji`` gives a card's button emoji (none: text only)."""
     game = live.game
     assert game is not None
     cards = game.hands[seat]
@@ -180,14 +186,14 @@ def hand(w: Words, live: LiveTable, seat: int, mask: int, note: str | None = Non
     line, _ = words.hand_status(w, live, seat, sel.selected_cards(cards, mask))
     enabled = hand_buttons(live, seat, mask)
     over = not live.playing or game.is_over
-    view = discord.ui.View(timeout=None)
+    view = SentView()
     for i, (card, code) in enumerate(zip(cards, codes, strict=True)):
         chosen = bool(mask >> code & 1)
         view.add_item(
             HandButton(
                 live.id, press, mask, f"c{code}", label=str(card), disabled=over,
                 style=discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary,
-                row=i // 5,
+                row=i // 5, emoji=emoji(card) if emoji is not None else None,
             )
         )
     action_row = min(4, (len(cards) + 4) // 5)

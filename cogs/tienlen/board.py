@@ -19,6 +19,7 @@ import discord
 from cogs import words
 from cogs.tables import BoardUnavailable, LiveTable
 
+from . import _pictures as pictures
 from . import _render as render
 
 if TYPE_CHECKING:
@@ -115,11 +116,14 @@ class BoardPublisher:
             except (discord.Forbidden, discord.NotFound) as error:
                 raise _unavailable(error) from None
         assert isinstance(channel, discord.abc.Messageable)
-        payload = render.board(live)
+        picture = await pictures.board_picture(bot, live)
+        payload = pictures.with_board_image(
+            render.board(live, pictured=picture.png is not None), picture)
         old = live.table.board_message_id
         if old is not None and not service.board_needs_repost(live):
             try:
-                await channel.get_partial_message(old).edit(**payload)
+                await channel.get_partial_message(old).edit(**payload,
+                                                            attachments=picture.files())
                 return
             except discord.NotFound:
                 pass  # the board was deleted: post a new one
@@ -129,7 +133,12 @@ class BoardPublisher:
                 if error.code != TOO_OLD_TO_EDIT:  # too old to edit: post a fresh one
                     raise
             await budget.acquire(channel_id, urgent=True)
-            payload = render.board(live)  # the state may have moved while waiting
+            # the state may have moved while waiting
+            picture = await pictures.board_picture(bot, live)
+            payload = pictures.with_board_image(
+                render.board(live, pictured=picture.png is not None), picture)
+        if picture.png is not None:
+            payload["files"] = picture.files()
         try:
             message = await channel.send(**{k: v for k, v in payload.items() if v is not None})
         except (discord.Forbidden, discord.NotFound) as error:
@@ -140,7 +149,7 @@ class BoardPublisher:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).edit(
                     content=render.table_words(live).marked(words.BOARD_MOVED), embed=None,
-                    view=None)
+                    view=None, attachments=[])
 
     async def board_lost(self, live: LiveTable, error: BoardUnavailable) -> None:
         """Tell the host, by direct message, that the table closed: its board cannot be shown."""

@@ -8,8 +8,11 @@ person's most recent hand is redrawn, at most one edit in flight per hand, the l
 Per hand (table, person) this module remembers, in memory: the selection, a drawing number (the
 ``press`` carried by the hand's buttons) and the drawings on which an action was already applied,
 so that a double click applies once; and the interaction whose token edits the message. A token
-that expired (401, code 50027) marks the hand expired (it says so on the next press); a dismissed
-hand (404) is forgotten.
+is used for 14 minutes at most (Discord counts its lifetime from the interaction's creation, by
+Discord's clock): then one last edit says the hand no longer follows the table and how to get a
+fresh one, and the token is not used again. An edit through an expired token would be refused
+(401, code 50027) and count towards Discord's limit of invalid requests. A hand that stopped
+following says so on the next press; a dismissed hand (404) is forgotten.
 """
 
 from __future__ import annotations
@@ -19,24 +22,28 @@ import itertools
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from cogs import words
+from cogs.i18n import Words
 from cogs.i18n import words as words_of
 from cogs.tables import LiveTable
+from engine import Card
 
 from . import _render as render
 
 log = logging.getLogger("cogs.tienlen.hands")
 
 TOKEN_LIFETIME = 15 * 60.0
-"""Seconds an interaction token may edit its message."""
+"""Seconds an interaction token may edit its message, from the interaction's creation."""
+TOKEN_RETIRE = 14 * 60.0
+"""A token this old makes its hand's last edit (the hand says it stopped following the table)."""
 TOKEN_MARGIN = 10.0
-"""A token this close to its end is not used any more (the next press brings a fresh one)."""
+"""A token this close to its end is not used at all, not even for the last edit."""
 INVALID_WEBHOOK_TOKEN = 50027
 _DRAWINGS = itertools.count(int(time.time() * 1000) % 10**11)
 """Drawing numbers: unique in a process and, being taken from the clock, across restarts."""
@@ -58,7 +65,10 @@ class LiveHand:
     """The table's change count the note belongs to (a later change drops it)."""
     interaction: discord.Interaction[Any] | None = None
     issued: float = 0.0
-    """When the interaction's token was issued (event-loop time)."""
+    """When the interaction was created (Discord's time, seconds since the epoch): its token
+    lives 15 minutes from then."""
+    retire: asyncio.TimerHandle | None = None
+    """The timer for the token's last edit."""
     expired: bool = False
     shown_key: tuple[int, int, int] | None = None
     """(table changes, selection, drawing) last put on screen."""
@@ -77,13 +87,36 @@ class LiveHands:
         self.hands: dict[int, dict[int, LiveHand]] = {}
         """Table id -> person -> hand."""
         self._clock = clock
+        self._ahead = 0.0
+        """How far Discord's clock was seen ahead of ours (from interactions' creation stamps)."""
+        self.emoji: Callable[[Card], discord.PartialEmoji | None] | None = None
+        """A card's button emoji (none: text buttons); set by the bot."""
+        self.picture: (Callable[[LiveTable, int, int, Words], Awaitable[list[discord.File]]]
+                        | None) = None
+        """The hand picture of (table, seat, selection, owner's words) as files to attach; set by
+        the bot."""
         self.edits = 0
         """Hand edits sent (refreshes through tokens)."""
         self.expired_count = 0
+        """Hands whose token ran out (or was refused) before a last edit could say so."""
+        self.retired_count = 0
+        """Hands that made their token's last edit (they say they stopped following)."""
         self.dismissed_count = 0
 
+    def _wall(self) -> float:
+        return self._clock() if self._clock is not None else discord.utils.utcnow().timestamp()
+
     def now(self) -> float:
-        return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
+        """Discord's time as far as this process can tell (seconds since the epoch): the wall
+        clock, or later when an interaction arrived stamped later than the wall clock said. A
+        token's lifetime runs on Discord's clock."""
+        return self._wall() + self._ahead
+
+    def saw(self, interaction: discord.Interaction[Any]) -> float:
+        """Learn Discord's time from an interaction just received; returns its creation time."""
+        stamp = interaction.created_at.timestamp()
+        self._ahead = max(self._ahead, stamp - self._wall())
+        return stamp
 
     def get(self, table_id: int, user_id: int) -> LiveHand:
         table = self.hands.setdefault(table_id, {})
@@ -94,13 +127,21 @@ class LiveHands:
 
     def drop_table(self, table_id: int) -> None:
         for hand in self.hands.pop(table_id, {}).values():
-            if hand.task is not None and not hand.task.done():
-                hand.task.cancel()
+            self._forget(hand)
+
+    @staticmethod
+    def _forget(hand: LiveHand) -> None:
+        if hand.task is not None and not hand.task.done():
+            hand.task.cancel()
+        if hand.retire is not None:
+            hand.retire.cancel()
+            hand.retire = None
 
     # ----------------------------------------------------------------- drawing
     def draw(self, live: LiveTable, hand: LiveHand, seat: int,
-             note: str | None = None) -> dict[str, Any]:
-        """The hand as it is now (a new drawing number); ``note`` stays until the table changes."""
+             note: str | None = None, *, last: bool = False) -> dict[str, Any]:
+        """The hand as it is now (a new drawing number); ``note`` stays until the table changes.
+        ``last``: the last drawing through its token (it says the hand stops following)."""
         from . import selection as sel
 
         if note is not None:
@@ -112,27 +153,49 @@ class LiveHands:
         hand.mask = sel.clean_mask(game.hands[seat], hand.mask)
         hand.press = next(_DRAWINGS)
         hand.shown_key = (live.changes, hand.mask, hand.press)
-        payload = render.hand(words_of(hand.lang), live, seat, hand.mask, hand.note,
-                              press=hand.press)
+        w = words_of(hand.lang)
+        shown_note = hand.note
+        if last:  # not kept: the next press shows a live hand again
+            shown_note = "\n".join(filter(None, (hand.note, w.marked(words.HAND_RETIRED))))
+        payload = render.hand(w, live, seat, hand.mask, shown_note, press=hand.press,
+                              emoji=self.emoji)
         # Every button is a dynamic item, dispatched from its custom id: a stopped view is sent
         # as components but never kept by discord.py (no timer, no memory per drawing).
         payload["view"].stop()
         return payload
 
-    def attach(self, hand: LiveHand, interaction: discord.Interaction[Any]) -> None:
-        """``interaction`` showed this hand: its token edits the message from now on."""
+    async def files(self, live: LiveTable, seat: int, mask: int,
+                    lang: str | None = None) -> list[discord.File]:
+        """The hand picture to attach with a drawing (none without the picture hook), described
+        in its owner's language ``lang``."""
+        if self.picture is None:
+            return []
+        return await self.picture(live, seat, mask, words_of(lang))
+
+    def attach(self, live: LiveTable, hand: LiveHand,
+               interaction: discord.Interaction[Any]) -> None:
+        """``interaction`` showed this hand: its token edits the message from now on, until the
+        last edit at `TOKEN_RETIRE`."""
         hand.interaction = interaction
-        hand.issued = self.now()
+        hand.issued = self.saw(interaction)
         hand.expired = False
+        if hand.retire is not None:
+            hand.retire.cancel()
+        delay = max(0.0, hand.issued + TOKEN_RETIRE - self.now())
+        hand.retire = asyncio.get_running_loop().call_later(delay, self._start, live, hand)
 
     def shown(self, live: LiveTable, hand: LiveHand) -> None:
         """The drawing just answered reached the screen. An edit in flight may land after it
-        with an older drawing: draw again when it is done."""
+        with an older drawing: draw again when it is done. A change while the press was being
+        answered was left to this answer (see `_refresh`): draw again if the answer missed it."""
         hand.shown_version = live.game.version if live.game is not None else None
         if hand.task is not None and not hand.task.done():
             hand.shown_key = None
+        elif hand.shown_key is None or hand.shown_key[:2] != (live.changes, hand.mask):
+            self._start(live, hand)
 
     def token_expired(self, hand: LiveHand) -> bool:
+        """Whether the hand's token may not be used any more (not even for a last edit)."""
         if hand.expired:
             return True
         if hand.interaction is not None and (
@@ -151,13 +214,17 @@ class LiveHands:
         table = self.hands.get(live.id, {})
         for user_id, hand in list(table.items()):
             if live.seat_of(user_id) is None:  # left the table
-                del table[user_id]
+                self._forget(table.pop(user_id))
                 continue
             if hand.interaction is None:
                 continue
-            if hand.task is None or hand.task.done():
-                hand.task = asyncio.get_running_loop().create_task(
-                    self._refresh(live, hand), name=f"hand-{live.id}-{user_id}")
+            self._start(live, hand)
+
+    def _start(self, live: LiveTable, hand: LiveHand) -> None:
+        """Start the hand's refresh unless one is running (it looks again before it ends)."""
+        if hand.task is None or hand.task.done():
+            hand.task = asyncio.get_running_loop().create_task(
+                self._refresh(live, hand), name=f"hand-{live.id}-{hand.user_id}")
 
     async def _refresh(self, live: LiveTable, hand: LiveHand) -> None:
         """Edit the hand until it shows the table's latest state (one edit in flight)."""
@@ -168,13 +235,26 @@ class LiveHands:
                 return
             if self.token_expired(hand):
                 return
-            if hand.shown_key is not None and hand.shown_key[:2] == (live.changes, hand.mask):
+            last = self.now() - hand.issued >= TOKEN_RETIRE
+            if (not last and hand.shown_key is not None
+                    and hand.shown_key[:2] == (live.changes, hand.mask)):
+                return
+            if hand.lock.locked():
+                # A press on this hand is being answered: its answer shows the table as it is
+                # then, through a fresh token, and `shown` looks again afterwards. Editing now
+                # would go through the token the press replaces (and, with a picture being
+                # drawn, land after the answer).
                 return
             interaction = hand.interaction
-            payload = self.draw(live, hand, seat)
+            files = await self.files(live, seat, hand.mask, hand.lang)
+            if (live.game is None or hand.interaction is not interaction
+                    or hand.lock.locked()
+                    or self.token_expired(hand)):  # the picture took a moment: look again
+                return
+            payload = self.draw(live, hand, seat, last=last)
             version = live.game.version
             try:
-                await interaction.edit_original_response(**payload)
+                await interaction.edit_original_response(**payload, attachments=files)
             except discord.NotFound:  # the person dismissed the message
                 if hand.interaction is interaction:
                     hand.interaction = None
@@ -192,7 +272,13 @@ class LiveHands:
                 return
             self.edits += 1
             hand.shown_version = version
-            if hand.interaction is not interaction:
+            if last:
+                if hand.interaction is interaction:  # this token is done: the next press
+                    hand.interaction = None          # brings a fresh one
+                    hand.expired = True
+                    self.retired_count += 1
+                return
+            if hand.interaction is not interaction or hand.lock.locked():
                 hand.shown_key = None  # a press took over meanwhile: make sure it is current
 
     def expired_note(self, live: LiveTable, hand: LiveHand) -> str | None:

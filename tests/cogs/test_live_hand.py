@@ -97,6 +97,7 @@ async def test_a_hand_opened_16_minutes_ago_refreshes_cleanly_on_the_next_press(
     await world.env.settle()
     stale = current_message(world, other, old)
     assert "Your turn" not in stale.content  # it could not be redrawn
+    assert words.HAND_RETIRED in stale.content  # its token's last edit, at 14 minutes, said so
     first = game.hands[1 - seat][0]
     r = await other.click(stale, label=str(first))  # any press: redrawn in place, up to date
     text = r.response.content
@@ -105,6 +106,40 @@ async def test_a_hand_opened_16_minutes_ago_refreshes_cleanly_on_the_next_press(
     before = game.version
     r = await other.click(r.response, label="Pass")  # the fresh hand acts normally
     assert "You passed" in r.response.content and game.version == before + 1
+
+
+async def test_a_hand_says_at_14_minutes_that_it_stops_following_and_then_is_left_alone(
+        world: Any) -> None:
+    by_id, live = await started(world, 2, turn_seconds=3600, turn_reminder=0)
+    game = live.game
+    hands = world.bot.hands
+    seat, mover = person_on_turn(live, by_id)
+    other = by_id[live.seats[1 - seat].user_id]
+    old = await open_hand(world, other)
+    await world.env.advance_time(13 * 60 + 50)
+    assert words.HAND_RETIRED not in current_message(world, other, old).content
+    await world.env.advance_time(15)  # 14 minutes and 5 seconds: the token's last edit
+    last = current_message(world, other, old)
+    assert words.HAND_RETIRED in last.content and "/tienlen hand" in last.content
+    assert hands.retired_count == 1 and hands.get(live.id, other.id).interaction is None
+    edits = hands.edits
+    await mover.click(await select(mover, await open_hand(world, mover),
+                                   lowest(game.legal_plays(seat)).cards), label="Play")
+    await world.env.settle()
+    assert hands.edits == edits  # nothing more through the old token
+    assert current_message(world, other, old).content == last.content
+    r = await other.click(last, label=str(game.hands[1 - seat][0]))  # any press: a live hand
+    assert words.HAND_EXPIRED in r.response.content and "🟢 **Your turn**" in r.response.content
+    assert words.HAND_RETIRED not in r.response.content
+    r = await other.click(r.response, label="Pass")
+    assert "You passed" in r.response.content
+    # The mover leads again: the other's hand follows without a press.
+    await mover.click(await select(mover, await open_hand(world, mover),
+                                   lowest(game.legal_plays(seat)).cards), label="Play")
+    await world.env.settle()
+    followed = current_message(world, other, last)
+    assert "🟢 **Your turn**" in followed.content and words.HAND_RETIRED not in followed.content
+    assert hands.edits > edits
 
 
 async def test_a_reminder_after_12_seconds_mentions_only_them_and_goes_when_they_act(

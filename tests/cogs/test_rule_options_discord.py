@@ -87,7 +87,10 @@ async def test_the_host_sets_the_stake_between_games(world: Any) -> None:
                    for p in (host, guest)])
     assert poorest >= 30  # 50 less one unit of 20 (the seeded deal is played out)
     await host.slash(world.channel, "tienlen stake", amount=min(7, poorest))
-    assert f"Stake **{min(7, poorest)}**" in board_text(world)
+    # with the board picture the stake line is the embed's footer (no bold there)
+    footer = board(world).embeds[0].footer.text or ""
+    shown = (board_text(world) + "\n" + footer).replace("**", "")
+    assert f"Stake {min(7, poorest)}" in shown
     await host.click(board(world), label="Play again")
     assert live.game_id is not None
     record = await world.store.get_game(live.game_id)

@@ -543,6 +543,21 @@ async def test_computer_chops_out_of_turn(world: Any) -> None:
     assert "out of turn" in board_text(world)
 
 
+@pytest.fixture
+def modules_restored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reload imports `cogs.tienlen` and its submodules afresh, while `bot.app` keeps the
+    classes it imported first (the live hands, the board publisher). Put the first modules back
+    afterwards, so that later tests in this process that patch a `cogs.tienlen` module patch the
+    one their bot uses."""
+    import cogs
+
+    for name, module in list(sys.modules.items()):
+        if name == "cogs.tienlen" or name.startswith("cogs.tienlen."):
+            monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.setattr(cogs, "tienlen", sys.modules["cogs.tienlen"])
+
+
+@pytest.mark.usefixtures("modules_restored")
 async def test_reloading_the_extension_keeps_the_game(world: Any) -> None:
     _, by_id, live = await started(world, 2)
     await take_turn(world, live, by_id)

@@ -7,7 +7,8 @@ real bot, by ``DISCORD_API_BASE_URL`` / ``DISCORD_GATEWAY_URL``.
 
 It serves login, command sync, the gateway (HELLO, heartbeats, IDENTIFY -> READY + GUILD_CREATE,
 RESUME -> replay + RESUMED, REQUEST_GUILD_MEMBERS), channel messages, interaction callbacks
-(types 4, 5, 6, 7, 9), followups and ``@original`` edits. It injects slash commands and component
+(types 4, 5, 6, 7, 9), followups and ``@original`` edits, files sent with any of them, and the
+application's emoji. It injects slash commands and component
 clicks as INTERACTION_CREATE and measures the time until the bot's callback arrives. It stores every
 message with who may see it (ephemeral messages: only the interacting user), and injects faults
 (429 with ``Retry-After`` + ``Via``, 500, gateway disconnects) from a seeded RNG.
@@ -35,7 +36,8 @@ SIGINT/SIGTERM.
 
 The package: ``models`` (the world and its messages), ``server`` (``FakeDiscord``: life cycle and
 inspection), ``rest`` (REST routes), ``gateway`` (the websocket), ``interactions`` (injected
-commands and clicks, their callbacks), ``faults`` (429s, 500s, disconnects).
+commands and clicks, their callbacks), ``faults`` (429s, 500s, disconnects), ``media``
+(multipart uploads, ``attachment://`` references in embeds, application emoji).
 """
 
 from tests.support.fake_discord.faults import FaultConfig

@@ -86,13 +86,15 @@ def _iso(ts: float | None = None) -> str:
 
 
 class _Snowflakes:
-    """Monotonic, unique, time-based snowflakes."""
+    """Monotonic, unique, time-based snowflakes. ``ahead``: how far the fake's clock was moved
+    forward (an id made after `FakeDiscord.advance` carries the moved time, as Discord's would)."""
 
-    def __init__(self) -> None:
+    def __init__(self, ahead: Callable[[], float] = lambda: 0.0) -> None:
         self._last = 0
+        self._ahead = ahead
 
     def __call__(self) -> int:
-        value = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        value = (int((time.time() + self._ahead()) * 1000) - DISCORD_EPOCH_MS) << 22
         value = max(value, self._last + 1)
         self._last = value
         return value

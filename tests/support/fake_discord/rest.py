@@ -85,6 +85,11 @@ class RestMixin:
         r("GET", msg, "webhook_message_get", self._h_hook_get)
         r("PATCH", msg, "webhook_message_edit", self._h_hook_edit)
         r("DELETE", msg, "webhook_message_delete", self._h_hook_delete)
+        emojis = r"/applications/(?P<app>\d+)/emojis"
+        r("GET", emojis, "application_emojis_list", self._h_emojis_list)
+        r("POST", emojis, "application_emoji_create", self._h_emoji_create)
+        r("GET", emojis + r"/(?P<eid>\d+)", "application_emoji_get", self._h_emoji_get)
+        r("DELETE", emojis + r"/(?P<eid>\d+)", "application_emoji_delete", self._h_emoji_delete)
 
     def _route(self, method: str, pattern: str, key: str, handler: _Handler) -> None:
         self._routes.append((method, re.compile(f"^/api/v{API_VERSION}{pattern}$"), key, handler))
@@ -168,27 +173,7 @@ class RestMixin:
         ctype = request.headers.get("Content-Type", "")
         files: list[dict[str, Any]] = []
         if ctype.startswith("multipart/"):
-            payload: dict[str, Any] = {}
-            reader = await request.multipart()
-            async for part in reader:
-                if not hasattr(part, "read"):
-                    continue
-                raw = await part.read()  # type: ignore[union-attr]
-                if part.name == "payload_json":  # type: ignore[union-attr]
-                    payload = json.loads(raw or b"{}")
-                else:
-                    aid = self._snowflake()
-                    fname = getattr(part, "filename", None) or "file"
-                    files.append(
-                        {
-                            "id": str(aid),
-                            "filename": fname,
-                            "size": len(raw),
-                            "url": f"http://{self.host}:{self.port}/attachments/{aid}/{fname}",
-                            "proxy_url": f"http://{self.host}:{self.port}/attachments/{aid}/{fname}",
-                        }
-                    )
-            return payload, files
+            return await self._multipart(request)
         raw = await request.read()
         if not raw:
             return {}, files
@@ -431,6 +416,7 @@ class RestMixin:
                 data["type"] = 19
             if body.get("nonce") is not None:
                 data["nonce"] = body["nonce"]
+        self._link_attachments(data)
         stored = StoredMessage(
             data=data,
             ephemeral_user_id=ephemeral_user,
@@ -466,6 +452,8 @@ class RestMixin:
             data["attachments"] = kept + files
         if body.get("poll"):
             data["poll"] = body["poll"]
+        if "embeds" in body or "attachments" in body or files:
+            self._link_attachments(data)
         keep = FLAG_EPHEMERAL if stored.ephemeral else 0
         if "flags" in body and body["flags"] is not None:
             data["flags"] = (int(body["flags"]) & ~(FLAG_EPHEMERAL | FLAG_LOADING)) | keep

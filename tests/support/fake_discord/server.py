@@ -17,6 +17,7 @@ from tests.support.fake_discord.faults import FaultConfig, FaultsMixin
 from tests.support.fake_discord.gateway import GatewayMixin, _Connection, _Session
 from tests.support.fake_discord.interactions import InteractionHandle, InteractionsMixin
 from tests.support.fake_discord.limits import LimitConfig, LimitsMixin
+from tests.support.fake_discord.media import MediaMixin
 from tests.support.fake_discord.models import (
     ADMINISTRATOR,
     API_VERSION,
@@ -38,7 +39,8 @@ from tests.support.fake_discord.models import (
 from tests.support.fake_discord.rest import RestMixin
 
 
-class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, RestMixin):
+class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, MediaMixin,
+                  RestMixin):
     """Loopback fake Discord: see the package docstring. The mixins hold the faults, the
     gateway, the interactions and the REST routes; this class holds the world and its life."""
 
@@ -78,7 +80,7 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Res
         self.keep_payloads = keep_payloads
         self.recommended_shards = recommended_shards  # GET /gateway/bot's "shards"
         self._rng = random.Random(self.faults.seed)
-        self._snowflake = _Snowflakes()
+        self._snowflake = _Snowflakes(lambda: self._clock_offset)
         self._clock_offset = 0.0
 
         self.application_id = self._snowflake()
@@ -112,6 +114,10 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Res
         # Called with each message right after it is created or edited (load harnesses watch
         # boards this way instead of polling).
         self.message_listeners: list[Callable[[StoredMessage], None]] = []
+        # Uploaded files by attachment id, and the application's emoji (id -> object, image).
+        self.attachment_bytes: dict[int, bytes] = {}
+        self.application_emojis: dict[int, dict[str, Any]] = {}
+        self.emoji_images: dict[int, bytes] = {}
 
         # Gateway state
         self._sessions: dict[str, _Session] = {}
@@ -222,7 +228,8 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Res
         return time.perf_counter() + self._clock_offset
 
     def advance(self, seconds: float) -> None:
-        """Shift the clock used for the 3 s callback deadline and the token lifetime."""
+        """Shift the clock used for the 3 s callback deadline, the token lifetime and the time
+        carried by new ids (snowflakes)."""
         self._clock_offset += seconds
 
     # ------------------------------------------------------------------ world building

@@ -1,0 +1,109 @@
+"""What a picture shows, as plain frozen values (no Discord, no game objects).
+
+A picture depends only on its view-model, so the view-model is also the cache key: two boards
+that show the same thing are drawn once. Words that appear in a picture come in
+:class:`BoardWords` so that a caller can pass them translated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from engine import Card, Suit
+from engine.cards import layout_for
+
+__all__ = ["BoardView", "BoardWords", "HandView", "SeatView"]
+
+MAX_SEATS = 8
+MAX_HAND = 26  # the most cards a hand can hold (two decks, 4 players, or fixed hands in tests)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as the board shows it."""
+
+    name: str
+    cards: int
+    turn: bool = False
+    passed: bool = False
+    away: bool = False
+    place: int | None = None  # 1 = first out; set once the seat is out (and at the end)
+    chips: int | None = None  # chip change at the end of the game
+
+    def __post_init__(self) -> None:
+        if self.cards < 0:
+            raise ValueError("a seat cannot hold fewer than 0 cards")
+        if self.place is not None and self.place < 1:
+            raise ValueError("places start at 1")
+
+
+@dataclass(frozen=True, slots=True)
+class BoardWords:
+    """Every word a board picture may show; ``{…}`` fields are filled in by the renderer."""
+
+    header: str = "Table #{table} · stake {stake}"
+    to_beat: str = "To beat"
+    played_by: str = "by {name}"
+    new_lead: str = "New lead"
+    game_over: str = "Game over"
+    exchange: str = "Card exchange"
+    passed: str = "PASSED"
+    away: str = "AWAY"
+    out: str = "OUT"
+    places: tuple[str, ...] = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
+
+    def place(self, place: int) -> str:
+        return self.places[place - 1] if place <= len(self.places) else f"#{place}"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """A table: seats in playing order (seat 0 is drawn at the bottom, then clockwise)."""
+
+    table: int
+    stake: int
+    seats: tuple[SeatView, ...]
+    to_beat: tuple[Card, ...] = ()
+    to_beat_by: int | None = None  # index into ``seats``
+    finished: bool = False
+    note: str | None = None  # replaces "New lead" when nothing is on the table (e.g. an exchange)
+    words: BoardWords = field(default_factory=BoardWords)
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.seats) <= MAX_SEATS:
+            raise ValueError(f"a board shows 1 to {MAX_SEATS} seats, not {len(self.seats)}")
+        if self.to_beat_by is not None and not 0 <= self.to_beat_by < len(self.seats):
+            raise ValueError(f"there is no seat {self.to_beat_by}")
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """A hand in display order; ``raised[i]`` tells whether card ``i`` is selected."""
+
+    cards: tuple[Card, ...]
+    raised: tuple[bool, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.raised:
+            object.__setattr__(self, "raised", (False,) * len(self.cards))
+        if len(self.raised) != len(self.cards):
+            raise ValueError("raised must have one flag per card")
+        if len(self.cards) > MAX_HAND:
+            raise ValueError(f"a hand picture shows at most {MAX_HAND} cards")
+
+    @classmethod
+    def sorted(cls, cards: Iterable[Card], selected: Sequence[Card] = (),
+               suit_order: tuple[Suit, ...] = tuple(Suit)) -> HandView:
+        """The hand sorted low to high under ``suit_order``; cards in ``selected`` raised
+        (with two decks a card listed once raises one of its two copies)."""
+        ordered = layout_for(suit_order).sort(cards)
+        left = list(selected)
+        raised = []
+        for card in ordered:
+            if card in left:
+                left.remove(card)
+                raised.append(True)
+            else:
+                raised.append(False)
+        return cls(tuple(ordered), tuple(raised))

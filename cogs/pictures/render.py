@@ -1,0 +1,278 @@
+"""Draw a board or a hand from its view-model into an image (no caching here, see ``service``).
+
+The board is 840×560 pixels: seat plates around a green table (seat 0 at the bottom, then
+clockwise), the play to beat in the middle with who played it (a long play spreads across the
+table below the side plates). A plate shows the seat number,
+the name, the cards held as a small stack of backs with the count beside it, and a mark (passed,
+away, or the place once out) and, at the end, the chip change; the seat whose turn it is has a
+gold plate. Sizes are chosen for a phone, where Discord shows an embed image about 400 points
+wide: names are 21 px, counts 30 px, card ranks about 26 px on the board and 33 px in a hand.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine import Card, Rank, Suit
+
+from .cards import back_sprite, card_sprite
+from .fonts import Fonts
+from .model import BoardView, HandView, SeatView
+
+__all__ = ["BOARD_SIZE", "encode", "palette", "render_board", "render_hand"]
+
+BOARD_SIZE = (840, 560)
+FELT = (21, 92, 58)
+FELT_DARK = (16, 74, 46)
+TABLE_EDGE = (14, 60, 38)
+PLATE = (12, 48, 31)
+PLATE_DIM = (34, 52, 44)
+PLATE_EDGE = (70, 120, 92)
+PLATE_TURN = (246, 196, 62)
+TEXT = (240, 244, 240)
+TEXT_DIM = (168, 190, 176)
+TEXT_DARK = (28, 28, 24)
+GREEN_UP = (110, 226, 128)
+RED_DOWN = (255, 128, 120)
+MARK_PASSED = (96, 104, 112)
+MARK_AWAY = (222, 130, 40)
+PLACE_COLOURS = ((246, 196, 62), (196, 204, 212), (205, 140, 82))
+MARK_OUT = (92, 150, 220)
+
+PLATE_W, PLATE_H = 220, 100
+NAME_SIZE = 21
+BACKS_W = 60  # the widest a stack of backs gets
+MIN_STEP = 34  # the least of a card left visible when cards overlap
+BOARD_CARD_W = 76
+HAND_CARD_W = 96
+HAND_LIFT = 24
+HAND_PAD = 12
+HAND_MAX_W = 840
+COMPRESS_LEVEL = 3  # zlib level: 3 is within a few KB of 6 at half the time
+BACK_W = 26
+BACK_H = round(BACK_W * 1.4)
+
+
+def _slots(n: int) -> list[tuple[int, int]]:
+    """Top-left corners of the seat plates for ``n`` seats, seat 0 at the bottom, clockwise."""
+    w, h = BOARD_SIZE
+    x_mid = (w - PLATE_W) // 2
+    bottom, top, side_y = h - PLATE_H - 10, 10, (h - PLATE_H) // 2 - 5
+    left, right = 10, w - PLATE_W - 10
+    thirds = [(w * k) // 6 - PLATE_W // 2 for k in (1, 3, 5)]  # x of 3 plates in a row
+    halves = [(w * k) // 4 - PLATE_W // 2 + (1 if k == 1 else -1) * 30 for k in (1, 3)]
+    b, t = (x_mid, bottom), (x_mid, top)
+    lft, rgt = (left, side_y), (right, side_y)
+    layouts: dict[int, list[tuple[int, int]]] = {
+        1: [b],
+        2: [b, t],
+        3: [b, (halves[0], top), (halves[1], top)],
+        4: [b, lft, t, rgt],
+        5: [b, lft, (halves[0], top), (halves[1], top), rgt],
+        6: [b, lft, *((x, top) for x in thirds), rgt],
+        7: [(halves[1], bottom), (halves[0], bottom), lft, *((x, top) for x in thirds), rgt],
+        8: [*((x, bottom) for x in reversed(thirds)), lft, *((x, top) for x in thirds), rgt],
+    }
+    return layouts[n]
+
+
+@lru_cache(maxsize=4)
+def _felt(size: tuple[int, int]) -> Image.Image:
+    """The empty table: felt with a darker oval."""
+    img = Image.new("RGB", size, FELT_DARK)
+    w, h = size
+    ImageDraw.Draw(img).rounded_rectangle([40, 60, w - 40, h - 60], radius=150, fill=FELT,
+                                          outline=TABLE_EDGE, width=6)
+    return img
+
+
+def _label(img: Image.Image, fonts: Fonts, x: float, y: float, text: str, size: int,
+           fill: tuple[int, int, int], anchor: str = "la", *, bold: bool = True) -> float:
+    """Draw a line of text (cached mask); returns its width."""
+    line = fonts.text(text, size, bold)
+    line.draw(img, x, y, fill, anchor)
+    return line.width
+
+
+def _pill(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, right: int, top: int,
+          text: str, fill: tuple[int, int, int], ink: tuple[int, int, int]) -> int:
+    """Draw a rounded label ending at ``right``; returns its left edge."""
+    line = fonts.text(text, 15, True)
+    left = right - round(line.width) - 16
+    draw.rounded_rectangle([left, top, right, top + 26], radius=13, fill=fill)
+    line.draw(img, left + 8, top + 13, ink, "lm")
+    return left
+
+
+def _place_colour(place: int) -> tuple[int, int, int]:
+    return PLACE_COLOURS[place - 1] if place <= len(PLACE_COLOURS) else MARK_OUT
+
+
+def _mark(view: BoardView, seat: SeatView) -> tuple[str, tuple[int, int, int],
+                                                    tuple[int, int, int]] | None:
+    words = view.words
+    if seat.place is not None:
+        return words.place(seat.place), _place_colour(seat.place), TEXT_DARK
+    if seat.cards == 0:
+        return words.out, MARK_OUT, TEXT
+    if seat.away:
+        return words.away, MARK_AWAY, TEXT_DARK
+    if seat.passed and not view.finished:
+        return words.passed, MARK_PASSED, TEXT
+    return None
+
+
+def _chips(chips: int) -> tuple[str, tuple[int, int, int]]:
+    if chips > 0:
+        return f"+{chips}", GREEN_UP
+    if chips < 0:
+        return f"−{-chips}", RED_DOWN
+    return "±0", TEXT_DIM
+
+
+@lru_cache(maxsize=32)
+def _back_stack(count: int) -> Image.Image:
+    """``count`` card backs fanned slightly (at most 20 drawn), as one RGBA sprite."""
+    back = back_sprite(BACK_W)
+    shown = min(count, 20)
+    step = 0.0 if shown == 1 else min(5.0, (BACKS_W - BACK_W) / (shown - 1))
+    stack = Image.new("RGBA", (BACK_W + round((shown - 1) * step), back.height), (0, 0, 0, 0))
+    for i in range(shown):
+        stack.alpha_composite(back, (round(i * step), 0))
+    return stack
+
+
+def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, view: BoardView,
+               index: int, seat: SeatView, x: int, y: int) -> None:
+    turn = seat.turn and not view.finished
+    dim = seat.passed and not turn and not view.finished
+    draw.rounded_rectangle([x, y, x + PLATE_W, y + PLATE_H], radius=14,
+                           fill=PLATE_TURN if turn else (PLATE_DIM if dim else PLATE),
+                           outline=(255, 236, 160) if turn else PLATE_EDGE, width=3)
+    ink = TEXT_DARK if turn else (TEXT_DIM if dim else TEXT)
+    # Row 1: seat number and name (and the chip change at the end, right-aligned).
+    cx, cy = x + 22, y + 25
+    draw.ellipse([cx - 13, cy - 13, cx + 13, cy + 13], fill=TEXT_DARK if turn else PLATE_EDGE)
+    _label(img, fonts, cx, cy, str(index + 1), 16, PLATE_TURN if turn else TEXT, "mm")
+    name_right = x + PLATE_W - 10
+    if seat.chips is not None:
+        text, colour = _chips(seat.chips)
+        width = _label(img, fonts, name_right, cy, text, 21, TEXT_DARK if turn else colour, "rm")
+        name_right -= round(width) + 8
+    name = fonts.fit(seat.name, NAME_SIZE, True, name_right - (cx + 20))
+    _label(img, fonts, cx + 20, cy, name, NAME_SIZE, ink, "lm")
+    # Row 2: the cards held as a stack of backs, the count, and a mark.
+    row_y = y + 50
+    count_x = x + 14
+    if seat.cards:
+        stack = _back_stack(seat.cards)
+        img.paste(stack, (x + 12, row_y), stack)
+        count_x = x + 12 + stack.width + 8
+    _label(img, fonts, count_x, row_y + BACK_H / 2 + 1, str(seat.cards), 30, ink, "lm")
+    mark = _mark(view, seat)
+    if mark is not None:
+        _pill(img, draw, fonts, x + PLATE_W - 10, row_y + 6, *mark)
+
+
+def _draw_cards(img: Image.Image, fonts: Fonts, cards: tuple[Card, ...], width: int,
+                x0: float, x1: float, y: int, raised: tuple[bool, ...] = (), lift: int = 0
+                ) -> None:
+    """Cards overlapping left to right, centred between x0 and x1."""
+    n = len(cards)
+    if not n:
+        return
+    room = x1 - x0
+    step = min(width + 6, (room - width) / (n - 1)) if n > 1 else 0
+    left = x0 + (room - width - step * (n - 1)) / 2
+    for i, card in enumerate(cards):
+        sprite = card_sprite(card, width, fonts)
+        dy = -lift if raised and raised[i] else 0
+        img.paste(sprite, (round(left + i * step), y + dy), sprite)
+
+
+def render_board(view: BoardView, fonts: Fonts) -> Image.Image:
+    """The board picture (RGB)."""
+    img = _felt(BOARD_SIZE).copy()
+    draw = ImageDraw.Draw(img)
+    n = len(view.seats)
+    for index, (seat, (x, y)) in enumerate(zip(view.seats, _slots(n), strict=True)):
+        _draw_seat(img, draw, fonts, view, index, seat, x, y)
+    w, h = BOARD_SIZE
+    sides = n >= 4
+    x0 = 10 + PLATE_W + 12 if sides else 50
+    x1 = w - x0
+    y0 = 10 + PLATE_H + 10 if n >= 2 else 50
+    y1 = h - PLATE_H - 20  # the play to beat sits just above the bottom plates
+    mid = w // 2
+    words = view.words
+    _label(img, fonts, mid, y0, words.header.format(table=view.table, stake=view.stake), 20,
+           TEXT_DIM, "ma", bold=False)
+    card_h = round(BOARD_CARD_W * 1.4)
+    centre_y = (y0 + 30 + y1) // 2
+    if view.finished:
+        _label(img, fonts, mid, centre_y, words.game_over, 34, TEXT, "mm")
+    elif view.to_beat:
+        title = words.to_beat
+        if view.to_beat_by is not None:
+            by = words.played_by.format(name=view.seats[view.to_beat_by].name)
+            title = f"{title} — {by}"
+        cards_y = y1 - card_h
+        title = fonts.fit(title, 22, True, x1 - x0 - 8)
+        _label(img, fonts, mid, cards_y - 10, title, 22, TEXT, "md")
+        # Between the side plates when the play fits there, else across the whole table.
+        n_cards = len(view.to_beat)
+        fits = n_cards == 1 or (x1 - x0 - BOARD_CARD_W) / (n_cards - 1) >= MIN_STEP
+        lo, hi = (x0, x1) if fits else (50, w - 50)
+        _draw_cards(img, fonts, view.to_beat, BOARD_CARD_W, lo, hi, cards_y)
+    else:
+        text = fonts.fit(view.note or words.new_lead, 34, True, x1 - x0 - 8)
+        _label(img, fonts, mid, centre_y, text, 34, TEXT, "mm")
+    return img
+
+
+def render_hand(view: HandView, fonts: Fonts) -> Image.Image:
+    """The hand picture (RGB): cards left to right, selected ones raised."""
+    n = len(view.cards)
+    card_h = round(HAND_CARD_W * 1.4)
+    natural = 2 * HAND_PAD + HAND_CARD_W + max(0, n - 1) * (HAND_CARD_W * 2 // 3)
+    width = max(2 * HAND_PAD + HAND_CARD_W, min(HAND_MAX_W, natural))
+    img = Image.new("RGB", (width, card_h + HAND_LIFT + 2 * HAND_PAD), FELT_DARK)
+    _draw_cards(img, fonts, view.cards, HAND_CARD_W, HAND_PAD, width - HAND_PAD,
+                HAND_PAD + HAND_LIFT, view.raised, HAND_LIFT)
+    return img
+
+
+def _reference(fonts: Fonts) -> Image.Image:
+    """A board and a hand that use every colour of the design (the palette is taken from it)."""
+    suits = list(Suit)
+    seats = (
+        SeatView("Ánh", 5, turn=True), SeatView("Bảo", 7, passed=True),
+        SeatView("Châu", 0, place=1, chips=20), SeatView("Dũng", 3, away=True),
+        SeatView("Em", 2, place=2, chips=-10), SeatView("Giang", 0, place=3, chips=0),
+        SeatView("Hà", 4, place=4), SeatView("Khoa", 1),
+    )
+    play = tuple(Card(rank, suits[i % 4]) for i, rank in enumerate(Rank))
+    board = render_board(BoardView(1, 10, seats, play, 1), fonts)
+    hand = render_hand(HandView(play, (True, False) * 6 + (True,)), fonts)
+    ref = Image.new("RGB", (board.width, board.height + hand.height), FELT_DARK)
+    ref.paste(board, (0, 0))
+    ref.paste(hand, (0, board.height))
+    return ref
+
+
+@lru_cache(maxsize=8)
+def palette(fonts: Fonts) -> Image.Image:
+    """A fixed 255-colour palette for every picture, taken once from a reference drawing:
+    mapping a picture onto a known palette is far faster than finding one per picture."""
+    return _reference(fonts).quantize(255, method=Image.Quantize.MEDIANCUT)
+
+
+def encode(img: Image.Image, fonts: Fonts) -> bytes:
+    """PNG bytes of the picture mapped onto the fixed palette (small, and fast to compress)."""
+    out = io.BytesIO()
+    img.quantize(palette=palette(fonts), dither=Image.Dither.NONE).save(
+        out, "PNG", compress_level=COMPRESS_LEVEL)
+    return out.getvalue()

@@ -1,0 +1,138 @@
+"""Card pictures through Discord (SimCord): the board embed shows its picture, the hand carries
+its picture, and `/tienlen settings images: off` turns both off for the server."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from typing import Any
+
+import discord
+import pytest
+from PIL import Image
+
+from cogs.pictures import BoardView, HandView, Pictures
+from cogs.tienlen._pictures import _within
+from engine import parse_cards
+
+from .tablekit import board, open_hand, open_table, seat_people
+from .test_table_flow import people
+
+
+def _admin(world: Any) -> Any:
+    role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(world.env.create_user("admin"), roles=[role])
+
+
+async def _start_two(world: Any) -> list[Any]:
+    ps = people(world, 2)
+    await open_table(world, ps[0])
+    await seat_people(world, ps[1:])
+    await ps[0].click(board(world), label="Start")
+    return ps
+
+
+async def test_board_and_hand_carry_their_pictures(world: Any) -> None:
+    ps = await _start_two(world)
+    message = board(world)
+    (attachment,) = message.attachments
+    assert attachment.filename == "board.png"
+    # SimCord keeps the reference as sent; the loopback fake resolves it like Discord does.
+    assert message.embeds[0].image.url in (attachment.url, "attachment://board.png")
+    assert "Table #" in (attachment.description or "")
+    assert "Stake 10" in (message.embeds[0].footer.text or "")  # the stake line moved down
+    assert "Stake" not in (message.embeds[0].description or "")
+    image = Image.open(io.BytesIO(await attachment.read()))
+    assert image.size == (840, 560)
+    hand = await open_hand(world, ps[0])
+    (picture,) = hand.attachments
+    assert picture.filename == "hand.png"
+    assert Image.open(io.BytesIO(await picture.read())).format == "PNG"
+
+
+async def test_images_off_gives_text_only_and_on_brings_them_back(world: Any) -> None:
+    admin = _admin(world)
+    r = await admin.slash(world.channel, "tienlen settings", images="off")
+    assert r.ephemeral and "card pictures: **off**" in r.response.content
+    assert (await world.store.get_guild_settings(world.guild.id)).images is False
+    ps = await _start_two(world)
+    message = board(world)
+    assert message.attachments == []
+    assert message.embeds[0].image.url is None
+    assert "Stake" in (message.embeds[0].description or "")  # the full text
+    assert (await open_hand(world, ps[0])).attachments == []
+    r = await admin.slash(world.channel, "tienlen settings", images="on")
+    assert "card pictures: **on**" in r.response.content
+    await ps[0].click(board(world), label="Rules")  # any board update
+    hand = await open_hand(world, ps[1])
+    assert [a.filename for a in hand.attachments] == ["hand.png"]
+
+
+async def test_a_slow_picture_is_skipped_for_an_answer(caplog: pytest.LogCaptureFixture) -> None:
+    """An interaction must be answered within 3 s: past its budget a picture is left out (the
+    answer goes as text) while the drawing finishes in its thread and is cached for next time."""
+
+    class Slow(Pictures):
+        def _draw_hand(self, view: HandView) -> bytes:
+            time.sleep(0.5)
+            return super()._draw_hand(view)
+
+    slow = Slow()
+    view = HandView(tuple(parse_cards("3S 4S")))
+    try:
+        with caplog.at_level(logging.INFO, "cogs.tienlen._pictures"):
+            assert await _within(0.1, slow.hand(view)) is None
+        assert "answering with text" in caplog.text
+        await asyncio.sleep(0.6)
+        assert slow.cache_info()["hand"].currsize == 1  # it was drawn all the same
+        cached = await _within(0.1, slow.hand(view))
+        assert cached is not None and cached.startswith(b"\x89PNG")
+        assert await _within(None, slow.hand(HandView(tuple(parse_cards("5S"))))) is not None
+    finally:
+        slow.close()
+
+
+async def test_start_needs_attach_files_and_external_emoji_only_while_pictures_are_on(
+        world: Any) -> None:
+    no_pictures = discord.PermissionOverwrite(attach_files=False, use_external_emojis=False)
+    channel = world.guild.create_text_channel("plain", overwrites={world.bot.user: no_pictures})
+    host = people(world, 1)[0]
+    r = await host.slash(channel, "tienlen start")
+    text = r.response.content
+    assert r.ephemeral and "Attach Files" in text and "Use External Emojis" in text, text
+    assert "Embed Links" not in text
+    assert not world.bot.table_service.tables  # no table opened
+    admin = _admin(world)
+    await admin.slash(world.channel, "tienlen settings", images="off")
+    r = await host.slash(channel, "tienlen start")
+    assert "is open" in r.response.content, r.response.content
+
+
+async def test_pictures_that_cannot_be_drawn_leave_the_messages_as_text(
+        world: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """A drawing that fails (a font that cannot be read past the fallbacks, or anything else)
+    never stops the table: the board and the hand go out as text, and one line is logged."""
+
+    class Broken(Pictures):
+        def _draw_board(self, view: BoardView) -> bytes:
+            raise OSError("cannot open resource")
+
+        def _draw_hand(self, view: HandView) -> bytes:
+            raise OSError("cannot open resource")
+
+    world.bot.pictures = Broken()
+    try:
+        with caplog.at_level(logging.INFO, "cogs.pictures"):
+            ps = await _start_two(world)
+            message = board(world)
+            assert message.attachments == [] and message.embeds[0].image.url is None
+            assert "Stake" in (message.embeds[0].description or "")  # the full text
+            hand = await open_hand(world, ps[0])
+            assert hand.attachments == [] and "Your hand" in hand.content
+    finally:
+        world.bot.pictures.close()
+    failures = [r for r in caplog.records
+                if r.levelno >= logging.WARNING and r.name.startswith("cogs.pictures")]
+    assert len(failures) == 1 and "text only" in failures[0].getMessage()
