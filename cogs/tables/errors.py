@@ -45,17 +45,6 @@ class TableGone(TableError):
     """The table does not exist (any more)."""
 
 
-class OtherShard(TableGone):
-    """The table (``table_id``; None for a new one) is of a server on a shard another process
-    runs (``guild_id``): this process leaves it alone. Discord sends a server's events only to
-    its shard, so a player never meets this; it reads as a table that is not here."""
-
-    def __init__(self, table_id: int | None, guild_id: int) -> None:
-        super().__init__(table_id)
-        self.table_id = table_id
-        self.guild_id = guild_id
-
-
 class TableClosed(TableError):
     """The table exists but is closed."""
 

@@ -38,7 +38,6 @@ from .errors import (
     NotEnoughChips,
     NotHost,
     NotSeated,
-    OtherShard,
     ShortOfChips,
     StoreRefused,
     TableChanged,
@@ -134,6 +133,14 @@ class TableService(Scheduling):
         """Whether this process runs the shard of the server `guild_id` (always, unsharded)."""
         return self.shards is None or self.shards.owns(guild_id)
 
+    def _not_here(self, table_id: int | None, guild_id: int) -> TableGone:
+        """The refusal for a table of a server on another process's shard: this process leaves
+        it alone. Discord sends a server's events only to its shard, so a player never meets
+        this; it reads as a table that is not here."""
+        log.warning("table %s of server %s belongs to another process's shard: left alone",
+                    table_id, guild_id, extra={"guild_id": guild_id})
+        return TableGone(table_id)
+
     async def load_all(self) -> int:
         """After a (re)start: load every open table of this process's servers (a server that
         moved here from another process included) and its game, re-arm clocks and computers."""
@@ -166,7 +173,7 @@ class TableService(Scheduling):
             except StoreError:
                 raise TableGone(table_id) from None
             if not self.owns(record.guild_id):
-                raise OtherShard(table_id, record.guild_id)
+                raise self._not_here(table_id, record.guild_id)
             if record.status != "open":
                 raise TableClosed(table_id)
             live = self._live_from_record(record)
@@ -200,7 +207,7 @@ class TableService(Scheduling):
         public messages (chosen by the Discord side), ``opener_language`` the host's own (kept
         for a later change of the server's setting)."""
         if not self.owns(guild_id):
-            raise OtherShard(None, guild_id)
+            raise self._not_here(None, guild_id)
         if stake < 1:
             raise BadStake(1)
         if not MIN_SEATS <= seats <= MAX_SEATS:
