@@ -21,6 +21,7 @@ import yarl
 from discord.ext import commands
 
 from bot.card_emoji import CardEmoji, ensure_card_emoji
+from bot.metrics import Metrics
 from bot.settings import Settings, StartupError
 from cogs import guard
 from cogs.pictures import Pictures
@@ -123,6 +124,8 @@ class TienLenBot(commands.Bot):
         options.setdefault("guild_ready_timeout", 2.0)
         self.rest_budget = rest_budget or RestBudget(settings.rest_budget_per_process)
         options.setdefault("http_trace", rest_trace(self.rest_budget))
+        self.metrics = Metrics(self, options["http_trace"])  # served if METRICS_PORT is set
+        self.metrics.instrument(store)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -190,6 +193,13 @@ class TienLenBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())  # Vietnamese command descriptions
         for name in EXTENSIONS:
             await self.load_extension(name)
+        if self.settings.METRICS_PORT:
+            host, port = self.settings.METRICS_HOST, self.settings.METRICS_PORT
+            try:
+                await self.metrics.start(host, port)
+            except OSError as error:
+                raise StartupError(f"METRICS_PORT={port}: cannot listen on {host}:{port} "
+                                   f"({error.strerror or type(error).__name__})") from None
         if not self.sync_commands:
             return
         guild_id = self.settings.DEV_GUILD_ID
@@ -244,6 +254,7 @@ class TienLenBot(commands.Bot):
                 f"requests, {budget.waiting} waiting, {budget.pauses} pauses after 429")
 
     async def close(self) -> None:
+        await self.metrics.stop()
         if self._lag_task is not None:
             self._lag_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     DISCORD_GATEWAY_URL: str = DISCORD_GATEWAY
     DEV_GUILD_ID: int | None = None
     LOG_LEVEL: LogLevel = "INFO"
+    # Prometheus metrics (/metrics) and a health check (/healthz) on this port; 0 = off.
+    METRICS_PORT: int | None = Field(default=None, ge=0, le=65535)
+    METRICS_HOST: str = "127.0.0.1"
     STARTING_CHIPS: int = Field(default=1000, ge=0)
     DAILY_CHIPS: int = Field(default=200, ge=0)
     DEFAULT_TURN_SECONDS: int = Field(default=60, ge=5, le=3600)
@@ -45,10 +48,11 @@ class Settings(BaseSettings):
     BOARD_EDIT_INTERVAL: float = Field(default=1.0, ge=0, le=60)
     LOOP_LAG_LOG: float = Field(default=0.0, ge=0, le=3600)
     CARD_PICTURES: bool = True  # false: no board/hand pictures, no card emoji (text only)
-    # Requests a second the whole bot may make on its own (Discord allows ~50 per bot token);
+    # Requests a second the whole bot may make on its own (Discord allows ~50 per bot token; 40
+    # leaves room for requests that the network or a busy event loop bunch into one second);
     # processes sharing one token each take REST_BUDGET_PER_SECOND / REST_PROCESSES (unset:
     # 1, or for a process running some of the shards, SHARD_COUNT / its shards, rounded up).
-    REST_BUDGET_PER_SECOND: float = Field(default=45.0, gt=0, le=50)
+    REST_BUDGET_PER_SECOND: float = Field(default=40.0, gt=0, le=50)
     REST_PROCESSES: int | None = Field(default=None, ge=1, le=1000)
     # Sharding: unset, one process runs the whole bot unsharded. SHARD_COUNT alone: this process
     # runs every shard; with SHARD_IDS (e.g. "0,1" or "0-3"), only those.
@@ -140,7 +144,7 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("DEV_GUILD_ID", "DATABASE_URL", mode="before")
+    @field_validator("DEV_GUILD_ID", "DATABASE_URL", "METRICS_PORT", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

@@ -8,9 +8,15 @@ schema up to date with the migrations of its dialect (``data/migrations/<dialect
 numbered and named the same for both).
 
 SQLite: one connection per process, in WAL mode with ``synchronous=FULL``; every operation runs
-under one ``asyncio.Lock`` (coroutines share the connection, and without the lock one coroutine
-could read another's uncommitted transaction) and writes run inside ``BEGIN IMMEDIATE``, so
-writers, even in other processes, take turns. The schema version is ``PRAGMA user_version``.
+under one ``asyncio.Lock`` (coroutines share the connection) and writes run inside ``BEGIN
+IMMEDIATE``, so writers, even in other processes, take turns. Commits are grouped: each write
+runs in a savepoint of the current batch (rolled back alone on an exception) and returns only
+once the batch is committed; the batch commits as soon as the writers already queued have
+joined it. One fsync (≈ 4 ms on the development machine) then serves every write that arrived
+meanwhile, instead of one each, which had capped the bot at ≈ 270 writes a second. A read that
+ran while a batch was open returns only once that batch is committed (and fails if it fails),
+so nothing that is not yet durable leaves the store. The schema version is
+``PRAGMA user_version``.
 
 PostgreSQL: a pool of connections (``pool_size``), transactions at READ COMMITTED; the store
 takes row locks (``SELECT … FOR UPDATE``, see `Conn.for_update`) where a transaction reads
@@ -265,11 +271,22 @@ class Database(ABC):
             )
 
 
+class _Batch:
+    """Writes waiting for one COMMIT."""
+
+    def __init__(self) -> None:
+        self.committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.writes = 0
+
+
 class SqliteDatabase(Database):
     def __init__(self, url: DatabaseURL, db: aiosqlite.Connection) -> None:
         self.url = url
         self._db = db
         self._lock = asyncio.Lock()
+        self._batch: _Batch | None = None  # the open transaction, not yet committed
+        self.commits = 0  # figures: COMMITs issued and writes they carried
+        self.writes = 0
 
     @classmethod
     async def connect(cls, url: DatabaseURL, *, busy_timeout_ms: int = 10_000) -> SqliteDatabase:
@@ -288,22 +305,65 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Conn]:
         async with self._lock:
+            batch = self._batch
             yield SqliteConn(self._db)
+        if batch is not None:  # what was read includes writes not yet durable: wait for them
+            await asyncio.shield(batch.committed)
+
+    async def _settled(self) -> None:
+        """Wait until no batch is open (its writes are not durable yet)."""
+        while (batch := self._batch) is not None:
+            await asyncio.shield(batch.committed)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Conn]:
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            batch = self._batch
+            if batch is None:
+                await self._db.execute("BEGIN IMMEDIATE")
+                batch = self._batch = _Batch()
+                asyncio.get_running_loop().create_task(self._commit(batch), name="sqlite-commit")
+            await self._db.execute("SAVEPOINT write")
             try:
                 yield SqliteConn(self._db)
             except BaseException:
-                if self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
+                await self._db.execute("ROLLBACK TO write")
+                await self._db.execute("RELEASE write")
                 raise
+            await self._db.execute("RELEASE write")
+            batch.writes += 1
+        # Durable once the batch is committed (a failed COMMIT raises here, in every writer).
+        await asyncio.shield(batch.committed)
+
+    async def _commit(self, batch: _Batch) -> None:
+        """Commit the batch once the writers queued on the lock before this task have joined it
+        (the lock serves waiters in order)."""
+        async with self._lock:
+            await self._end(batch)
+
+    async def _end(self, batch: _Batch) -> None:
+        if self._batch is not batch:
+            return
+        self._batch = None
+        try:
             await self._db.execute("COMMIT")
+        except asyncio.CancelledError:
+            batch.committed.cancel()
+            raise
+        except Exception as error:
+            if self._db.in_transaction:
+                await self._db.execute("ROLLBACK")
+            batch.committed.set_exception(error)
+            batch.committed.exception()  # retrieved: a batch without waiters is not an error
+        else:
+            self.commits += 1
+            self.writes += batch.writes
+            batch.committed.set_result(None)
 
     async def close(self) -> None:
         async with self._lock:
+            if self._batch is not None:
+                await self._end(self._batch)
             await self._db.close()
 
     async def schema_version(self) -> int:
@@ -312,6 +372,7 @@ class SqliteDatabase(Database):
 
     async def migrate(self, target: int | None = None) -> None:
         available, target = self._target(target)
+        await self._settled()
         current = await self.schema_version()
         self._refuse_newer(current, len(available))
         for version, name, sql in available:

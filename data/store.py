@@ -606,9 +606,9 @@ class Store:
         if not isinstance(state_json, str):
             raise InvalidInput("state_json must be text.")
         stamp = self._now(now)
-        # One statement, so no explicit transaction: it commits (durably) on its own.
+        # A write like the others, so that SQLite groups the saves of many tables in one COMMIT.
         owned, owned_params = _shard_filter(self.shards)
-        async with self._read() as db:
+        async with self._write() as db:
             changed = await db.execute(
                 "UPDATE games SET state_json = ?, version = version + 1, updated_at = ? "
                 f"WHERE id = ? AND version = ? AND status = 'playing'{owned}",

@@ -107,6 +107,10 @@ class Game:
         self.events = []
         self.outcome = None
         self.version = 0
+        # ``to_dict`` of the events already in the log (events are frozen and the log only
+        # grows), so saving after every move does not convert the whole log again.
+        self._event_dicts: tuple[list[Event], list[Event], list[dict[str, Any]]] = (
+            self.events, [], [])
 
     @classmethod
     def new(
@@ -772,8 +776,23 @@ class Game:
             "return_to": {str(k): v for k, v in sorted(self._return_to.items())},
             "version": self.version,
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
-            "events": [e.to_dict() for e in self.events],
+            "events": self._logged(),
         }
+
+    def _logged(self) -> list[dict[str, Any]]:
+        """The events as dicts (shallow copies of the cached ones, so a caller may change what
+        it gets). The cache starts again when the log was replaced or changed other than by
+        appending."""
+        log, seen, dicts = self._event_dicts
+        events = self.events
+        n = len(seen)
+        if log is not events or n > len(events) or (n and events[n - 1] is not seen[-1]):
+            log, seen, dicts = events, [], []
+            self._event_dicts = (log, seen, dicts)
+        for event in events[len(seen):]:
+            seen.append(event)
+            dicts.append(event.to_dict())
+        return [dict(d) for d in dicts]
 
     def to_json(self) -> str:
         return json.dumps(self.state(), ensure_ascii=False, separators=(",", ":"))

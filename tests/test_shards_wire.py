@@ -202,7 +202,7 @@ async def test_two_shard_processes_share_one_postgresql(tmp_path: Path, database
             assert lines and all(f" shard={mine} " in ln for ln in lines), lines
             assert "Traceback" not in text and " ERROR " not in text, text
         assert "finished and settled" in logs["p0"] and "finished and settled" in logs["p1-again"]
-        assert "REST budget 22.5 requests/s (45.0 shared by 2 processes)" in logs["p0"]
+        assert "REST budget 20.0 requests/s (40.0 shared by 2 processes)" in logs["p0"]
 
         check = subprocess.run([sys.executable, "-m", "data.check", database], cwd=REPO_ROOT,
                                capture_output=True, text=True, timeout=30, check=False)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from benchmarks.load.config import LoadConfig
 from benchmarks.load.harness import run_load
+from data.db import DatabaseURL
+from data.errors import InvalidInput
 from engine.ai import Level
 
 
@@ -70,9 +72,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=None,
                         help="keep the database and the bot's logs here (default: a temporary "
                         "directory, removed)")
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="the bot's store (its DATABASE_URL): postgresql://user:password@host:port/db or "
+        "sqlite:///path; use an empty database. Default: a fresh SQLite file in the work "
+        "directory",
+    )
     parser.add_argument("--json", type=Path, default=None, help="write the summary here")
     parser.add_argument("--quiet", action="store_true", help="print only the final report")
     args = parser.parse_args(argv)
+    if args.database is not None:
+        try:
+            DatabaseURL.parse(args.database)
+        except InvalidInput as error:  # the message repeats no part of the URL (a password)
+            parser.error(f"--database: {error}")
     config = LoadConfig(
         tables=args.tables,
         seconds=args.seconds if args.seconds is not None else args.minutes * 60,
@@ -91,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         workdir=args.workdir,
         quiet=args.quiet,
+        database=args.database,
     )
     result = asyncio.run(run_load(config))
     print(result.report(), flush=True)

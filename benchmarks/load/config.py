@@ -42,3 +42,6 @@ class LoadConfig:
     seed: int = 1
     workdir: Path | None = None
     quiet: bool = False
+    # the bot's store: a DATABASE_URL (postgresql://… or sqlite:///…); None: a fresh SQLite
+    # file in the work directory
+    database: str | None = None

@@ -30,6 +30,7 @@ from benchmarks.load.players import (
 )
 from benchmarks.load.process import BotProcess
 from benchmarks.load.report import LoadResult, db_games, scan_log, scan_staleness, stats
+from data.db import DatabaseURL
 from tests.support.fake_discord import (
     FakeDiscord,
     FakeUser,
@@ -383,7 +384,9 @@ class Harness:
         log_path = workdir / "bot.log"
         for stale in (db_path, log_path):
             stale.unlink(missing_ok=True)
-        res.db_path, res.log_path = str(db_path), str(log_path)
+        store = DatabaseURL.parse(cfg.database or db_path.resolve())
+        res.db_path, res.log_path = store.redacted(), str(log_path)
+        res.dialect = store.dialect
         faults = FaultConfig(
             rate_limit_fraction=cfg.rate_limit_fraction if cfg.faults else 0.0,
             server_error_fraction=cfg.server_error_fraction if cfg.faults else 0.0,
@@ -416,6 +419,7 @@ class Harness:
             **os.environ,
             "DISCORD_TOKEN": token,
             "DATABASE_PATH": str(db_path.resolve()),
+            "DATABASE_URL": cfg.database or "",
             "DISCORD_API_BASE_URL": fake.api_base,
             "DISCORD_GATEWAY_URL": fake.gateway_url,
             "DEV_GUILD_ID": str(fake.guild_id),
@@ -551,12 +555,12 @@ class Harness:
             res.limits = fake.limits is not None
             await fake.stop()
         res.games_started = self.started_games
-        res.db_games = db_games(db_path)
+        res.db_games = await db_games(store)
         check = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "data.check",
-            str(db_path),
+            cfg.database or str(db_path),
             cwd=REPO_ROOT,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,

@@ -10,7 +10,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 from benchmarks.load.config import LoadConfig
+from data.db import DatabaseURL
 
 
 @dataclasses.dataclass
@@ -61,7 +64,8 @@ class LoadResult:
     check_output: str = ""
     db_games: dict[str, int] = dataclasses.field(default_factory=dict)
     log_path: str = ""
-    db_path: str = ""
+    db_path: str = ""  # the store: a SQLite file's URL, or a PostgreSQL URL without password
+    dialect: str = "sqlite"
 
     @property
     def interactions_per_s(self) -> float:
@@ -103,6 +107,7 @@ class LoadResult:
         lat = self.latency
         return bool(
             self.rate_limited == 0
+            and self.rest_peak_per_s <= 45
             and lat
             and lat.get("p99", 1) * 1000 <= 100
             and lat.get("p50", 1) * 1000 <= 20
@@ -120,6 +125,7 @@ class LoadResult:
             "humans": self.config.humans,
             "level": self.config.level,
             "faults": self.config.faults,
+            "store": self.dialect,
             "kills": self.kills_done,
             "run_s": round(self.run_seconds, 1),
             "wall_s": round(self.wall_seconds, 1),
@@ -183,7 +189,7 @@ class LoadResult:
         s = self.summary()
         lines = [
             f"tables {s['tables']} · humans/table {s['humans']} · computers {s['level']} · "
-            f"faults {'on' if s['faults'] else 'off'} · kills {s['kills']} · "
+            f"store {s['store']} · faults {'on' if s['faults'] else 'off'} · kills {s['kills']} · "
             f"run {s['run_s']} s (wall {s['wall_s']} s)",
             f"interactions         {s['interactions']} ({s['interactions_per_s']}/s)",
             f"callback latency     p50 {s['p50_ms']} ms · p95 {s['p95_ms']} ms · "
@@ -274,11 +280,25 @@ def scan_staleness(path: Path) -> dict[str, float]:
     return found
 
 
-def db_games(path: Path) -> dict[str, int]:
+async def db_games(store: DatabaseURL) -> dict[str, int]:
+    """Games by status in the store (SQLite file or PostgreSQL)."""
+    if store.dialect != "postgresql":
+        return sqlite_games(Path(store.target))
+    con = await asyncpg.connect(store.target)
+    try:
+        return {str(r[0]): int(r[1]) for r in await con.fetch(GAMES_BY_STATUS)}
+    finally:
+        await con.close()
+
+
+GAMES_BY_STATUS = "SELECT status, COUNT(*) FROM games GROUP BY status"
+
+
+def sqlite_games(path: Path) -> dict[str, int]:
     if not path.exists():
         return {}
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        return dict(db.execute("SELECT status, COUNT(*) FROM games GROUP BY status").fetchall())
+        return dict(db.execute(GAMES_BY_STATUS).fetchall())
     finally:
         db.close()

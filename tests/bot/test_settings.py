@@ -100,7 +100,7 @@ def test_unsharded_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "abc")
     s = load_settings()
     assert (s.SHARD_COUNT, s.SHARD_IDS, s.shard_ids, s.shards) == (None, None, None, None)
-    assert (s.rest_processes, s.rest_budget_per_process) == (1, 45.0)
+    assert (s.rest_processes, s.rest_budget_per_process) == (1, 40.0)
 
 
 @pytest.mark.parametrize(
@@ -118,9 +118,9 @@ def test_shard_settings(monkeypatch: pytest.MonkeyPatch, count: str, ids: str,
     assert s.shards == Shards.of(expected, int(count))
     # REST_PROCESSES unset: SHARD_COUNT / the shards run here, rounded up
     assert s.rest_processes == processes
-    assert s.rest_budget_per_process == pytest.approx(45.0 / processes)
+    assert s.rest_budget_per_process == pytest.approx(40.0 / processes)
     monkeypatch.setenv("REST_PROCESSES", "3")  # set: it wins
-    assert load_settings().rest_budget_per_process == pytest.approx(15.0)
+    assert load_settings().rest_budget_per_process == pytest.approx(40.0 / 3)
 
 
 @pytest.mark.parametrize(

@@ -69,9 +69,10 @@ async def test_a_failing_hand_button_logs_no_card(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("rendering failed")
 
-    from cogs.tienlen import _render
-
-    monkeypatch.setattr(_render, "hand", broken)
+    # The render module the bot's live hands draw with: after another test's bot closed (which
+    # unloads the extension), `cogs.tienlen._render` in sys.modules may be a later copy.
+    render = type(world.bot.hands).draw.__globals__["render"]
+    monkeypatch.setattr(render, "hand", broken)
     card = str(game.hands[0][0])
     result = await ps[0].click(hand.response, label=card)
     assert ERROR_ID.search(reply_text(result))

@@ -18,7 +18,7 @@ from .tablekit import board, bot_messages, labels, seat_people
 from .test_table_flow import people
 
 COMMANDS: dict[str, tuple[str, ...]] = {
-    "leaderboard": ("by", "page"),
+    "leaderboard": ("by", "scope", "page"),
     "tienlen start": ("stake", "rules", "seats", "turn_seconds", "options", "turn_reminder"),
     "tienlen settings": ("preset", "stake", "turn_seconds", "turn_reminder"),
     "tienlen stats": ("user",),
@@ -33,7 +33,8 @@ VALUES = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(max_size=60),
     st.sampled_from(["southern", "pagat", "bogus", "southern\u200b", "", "chips", "wins",
-                     "card_exchange=on end=first_out", "x" * 1990, "123456789012345678"]),
+                     "card_exchange=on end=first_out", "x" * 1990, "123456789012345678",
+                     "server", "global"]),
     st.booleans(),
     st.none(),
 )
@@ -57,6 +58,8 @@ CUSTOM_ID = st.one_of(
                                "again", "nope"])),
     st.builds(lambda t, lv: f"tl:ai:{t}:{lv}", FIELD, st.sampled_from(["easy", "expert", "x"])),
     st.builds(lambda t, v, m, o: f"tl:h:{t}:{v}:{m}:{o}", FIELD, FIELD, FIELD, OP),
+    st.builds(lambda s, b, p: f"lb:{s}:{b}:{p}", st.sampled_from(["server", "global", "x"]),
+              st.sampled_from(["chips", "wins", "winrate", "luck"]), FIELD),
     st.text(max_size=120),
 )
 STEP = st.one_of(
