@@ -150,6 +150,7 @@ class TienLenBot(commands.Bot):
             executor=executor,
             seed=seed,
             rest=self.rest_budget,
+            shards=settings.shards,
         )
         self._lag_task: asyncio.Task[None] | None = None
         self._frozen = False  # gc.freeze() done at the first ready
@@ -280,3 +281,12 @@ class TienLenBot(commands.Bot):
             gc.freeze()
         user = self.user
         log.info("connected as %s (id %s) in %d guilds", user, user and user.id, len(self.guilds))
+
+
+class ShardedTienLenBot(TienLenBot, commands.AutoShardedBot):
+    """The bot running some shards of a sharded bot (settings SHARD_COUNT and SHARD_IDS): one
+    gateway connection per shard; the table service owns only the tables of their servers."""
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        guilds = sum(1 for g in self.guilds if g.shard_id == shard_id)
+        log.info("shard %d of %s ready with %d guilds", shard_id, self.shard_count, guilds)

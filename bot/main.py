@@ -13,6 +13,7 @@ import textwrap
 import urllib.parse
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from bot.settings import Settings, SettingsError, StartupError, load_settings
 
@@ -74,6 +75,12 @@ def describe_failure(error: BaseException, settings: Settings) -> str | None:
                 "again from the Developer Portal (Bot → Reset Token)")
     if isinstance(error, discord.PrivilegedIntentsRequired):
         return "the bot asked for a privileged intent that is not enabled in the Developer Portal"
+    if isinstance(error, discord.ConnectionClosed) and error.code == 4010:
+        return (f"SHARD_IDS={settings.SHARD_IDS} / SHARD_COUNT={settings.SHARD_COUNT}: Discord "
+                "refused the shard (4010 Invalid shard)")
+    if isinstance(error, discord.ConnectionClosed) and error.code == 4011:
+        return ("SHARD_COUNT: Discord requires the bot to be sharded, or to run more shards "
+                "(4011 Sharding required)")
     if isinstance(error, (aiohttp.ClientConnectionError, OSError)):
         return (f"DISCORD_API_BASE_URL={settings.DISCORD_API_BASE_URL} or DISCORD_GATEWAY_URL="
                 f"{settings.DISCORD_GATEWAY_URL} stopped answering ({type(error).__name__})")
@@ -83,7 +90,7 @@ def describe_failure(error: BaseException, settings: Settings) -> str | None:
 async def run_bot(settings: Settings, *, force_sync: bool = False) -> int:
     """Open the store, start the bot, stop cleanly on SIGINT/SIGTERM. First-run failures raise
     `StartupError` naming the setting to fix."""
-    from bot.app import TienLenBot, point_at
+    from bot.app import ShardedTienLenBot, TienLenBot, point_at
     from data import Store
 
     silence_voice_warnings()
@@ -98,6 +105,7 @@ async def run_bot(settings: Settings, *, force_sync: bool = False) -> int:
             starting_chips=settings.STARTING_CHIPS,
             daily_chips=settings.DAILY_CHIPS,
             pool_size=settings.DATABASE_POOL_SIZE,
+            shards=settings.shards,
         )
     except Exception as failed:
         reason = str(failed).splitlines()[0] if str(failed) else type(failed).__name__
@@ -108,14 +116,30 @@ async def run_bot(settings: Settings, *, force_sync: bool = False) -> int:
     except StartupError:
         await store.close()
         raise
+    shards = settings.shards
+    if shards is not None:
+        log.info("running shards %s of %d; REST budget %.1f requests/s (%s shared by %d processes)",
+                 ",".join(map(str, sorted(shards.ids))), shards.count,
+                 settings.rest_budget_per_process, settings.REST_BUDGET_PER_SECOND,
+                 settings.rest_processes)
+        if store.dialect == "sqlite" and len(shards.ids) < shards.count:
+            log.warning("SHARD_IDS names some of the shards but the store is a SQLite file: "
+                        "processes on other machines cannot share it (use DATABASE_URL="
+                        "postgresql://…)")
     executor = ProcessPoolExecutor(max_workers=1)  # expert players search off the event loop
-    bot = TienLenBot(
+    options: dict[str, Any] = {}
+    bot_class: type[TienLenBot] = TienLenBot
+    if shards is not None:
+        bot_class = ShardedTienLenBot
+        options = {"shard_count": shards.count, "shard_ids": sorted(shards.ids)}
+    bot = bot_class(
         settings,
         store,
         force_sync=force_sync,
         executor=executor,
         ai_delay=settings.AI_DELAY_SECONDS,
         board_interval=settings.BOARD_EDIT_INTERVAL,
+        **options,
     )
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -212,7 +236,8 @@ def main(argv: list[str]) -> int:
         return 2
     from bot.logs import setup_logging
 
-    setup_logging(settings.LOG_LEVEL, [settings.DISCORD_TOKEN.get_secret_value()])
+    setup_logging(settings.LOG_LEVEL, [settings.DISCORD_TOKEN.get_secret_value()],
+                  shard_ids=settings.shard_ids, shard_count=settings.SHARD_COUNT)
     try:
         return asyncio.run(run_bot(settings, force_sync=args.sync))
     except StartupError as error:

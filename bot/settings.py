@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+if TYPE_CHECKING:
+    from data.models import Shards
 
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY = "wss://gateway.discord.gg/"
@@ -45,13 +50,73 @@ class Settings(BaseSettings):
     CARD_PICTURES: bool = True  # false: no board/hand pictures, no card emoji (text only)
     # Requests a second the whole bot may make on its own (Discord allows ~50 per bot token; 40
     # leaves room for requests that the network or a busy event loop bunch into one second);
-    # processes sharing one token each take REST_BUDGET_PER_SECOND / REST_PROCESSES.
+    # processes sharing one token each take REST_BUDGET_PER_SECOND / REST_PROCESSES (unset:
+    # 1, or for a process running some of the shards, SHARD_COUNT / its shards, rounded up).
     REST_BUDGET_PER_SECOND: float = Field(default=40.0, gt=0, le=50)
-    REST_PROCESSES: int = Field(default=1, ge=1, le=1000)
+    REST_PROCESSES: int | None = Field(default=None, ge=1, le=1000)
+    # Sharding: unset, one process runs the whole bot unsharded. SHARD_COUNT alone: this process
+    # runs every shard; with SHARD_IDS (e.g. "0,1" or "0-3"), only those.
+    SHARD_COUNT: int | None = Field(default=None, ge=1, le=100_000)
+    SHARD_IDS: str | None = None
+
+    @property
+    def shard_ids(self) -> tuple[int, ...] | None:
+        """The shards this process runs, ascending; None when the bot is not sharded."""
+        if self.SHARD_COUNT is None:
+            return None
+        if self.SHARD_IDS is None:
+            return tuple(range(self.SHARD_COUNT))
+        return tuple(sorted(parse_shard_ids(self.SHARD_IDS)))
+
+    @property
+    def shards(self) -> Shards | None:
+        """The store's and the table layer's view of `shard_ids` (None: unsharded, owns all)."""
+        from data.models import Shards
+
+        ids = self.shard_ids
+        if ids is None or self.SHARD_COUNT is None:
+            return None
+        return Shards.of(ids, self.SHARD_COUNT)
+
+    @property
+    def rest_processes(self) -> int:
+        """How many processes share the bot token's REST budget (see REST_PROCESSES)."""
+        if self.REST_PROCESSES is not None:
+            return self.REST_PROCESSES
+        ids = self.shard_ids
+        if ids is None or self.SHARD_COUNT is None:
+            return 1
+        return math.ceil(self.SHARD_COUNT / len(ids))
 
     @property
     def rest_budget_per_process(self) -> float:
-        return self.REST_BUDGET_PER_SECOND / self.REST_PROCESSES
+        return self.REST_BUDGET_PER_SECOND / self.rest_processes
+
+    @field_validator("SHARD_IDS", "SHARD_COUNT", "REST_PROCESSES", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("SHARD_IDS")
+    @classmethod
+    def _shard_ids(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_shard_ids(value)
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.SHARD_IDS is None:
+            return self
+        if self.SHARD_COUNT is None:
+            raise ValueError("SHARD_IDS is set but SHARD_COUNT is not: set both (e.g. "
+                             "SHARD_COUNT=4 SHARD_IDS=0,1)")
+        outside = sorted(i for i in parse_shard_ids(self.SHARD_IDS) if i >= self.SHARD_COUNT)
+        if outside:
+            listed = ", ".join(str(i) for i in outside)
+            raise ValueError(f"SHARD_IDS is invalid: {listed} outside 0..{self.SHARD_COUNT - 1} "
+                             f"(SHARD_COUNT={self.SHARD_COUNT})")
+        return self
 
     @field_validator("DISCORD_TOKEN")
     @classmethod
@@ -105,6 +170,25 @@ class Settings(BaseSettings):
         return self.DATABASE_URL or f"sqlite:///{self.DATABASE_PATH}"
 
 
+def parse_shard_ids(text: str) -> list[int]:
+    """Shard ids written as "0,1,5" or with ranges "0-3,8": each id at most once, none negative.
+    Raises ValueError (one line) otherwise."""
+    ids: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        low, dash, high = part.partition("-")
+        if not low.strip().isdigit() or (dash and not high.strip().isdigit()):
+            raise ValueError("must be shard numbers separated by commas, like 0,1 or 0-3")
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise ValueError(f"the range {first}-{last} is backwards")
+        ids.extend(range(first, last + 1))
+    repeated = sorted(i for i, n in Counter(ids).items() if n > 1)
+    if repeated:
+        raise ValueError(f"shard {', '.join(map(str, repeated))} is listed more than once")
+    return ids
+
+
 class SettingsError(Exception):
     """A setting is missing or malformed; the message names it in one line."""
 
@@ -118,8 +202,11 @@ def describe_error(error: ValidationError) -> str:
     """One line naming each bad setting, without echoing any value (it may be a secret)."""
     parts = []
     for item in error.errors():
-        name = ".".join(str(p) for p in item.get("loc", ())) or "settings"
-        if item.get("type") == "missing":
+        name = ".".join(str(p) for p in item.get("loc", ()))
+        if not name:  # a check across settings: its message names them
+            error_ = (item.get("ctx") or {}).get("error")
+            parts.append(str(error_) if error_ is not None else str(item.get("msg")))
+        elif item.get("type") == "missing":
             parts.append(f"{name} is required but not set")
         else:
             parts.append(f"{name} is invalid: {item.get('msg', 'bad value')}")

@@ -207,6 +207,11 @@ class LiveTable:
         return self.table.seats
 
     @property
+    def log_extra(self) -> dict[str, int]:
+        """For log calls about this table: its server, so the line names the server's shard."""
+        return {"guild_id": self.table.guild_id}
+
+    @property
     def rules(self) -> Rules:
         return Rules.model_validate_json(self.table.rules_json)
 

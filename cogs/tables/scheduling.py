@@ -217,7 +217,8 @@ class Scheduling:
                 if cards:
                     game.play(seat, cards)
                     live.chop_task = None
-                    log.info("table %s: seat %d chopped out of turn", live.id, seat)
+                    log.info("table %s: seat %d chopped out of turn", live.id, seat,
+                             extra=live.log_extra)
                     await self._commit(live)
                     return
 
@@ -242,7 +243,8 @@ class Scheduling:
                 game.pass_turn(seat)
             if live.afk[seat] >= MAX_TIMEOUTS:
                 live.auto[seat] = True
-            log.info("table %s: turn clock expired for seat %d", live.id, seat)
+            log.info("table %s: turn clock expired for seat %d", live.id, seat,
+                     extra=live.log_extra)
             await self._commit(live)
 
     async def _computer_turn(self, live: LiveTable) -> None:
@@ -336,7 +338,7 @@ class Scheduling:
                 live.board_rendered = -1
                 pause = min(BOARD_RETRY_MAX, self.board_retry_first * 2.0 ** (failures - 1))
                 log.warning("table %s: board update failed (%s); retrying in %.0f s",
-                            live.id, type(error).__name__, pause)
+                            live.id, type(error).__name__, pause, extra=live.log_extra)
                 await asyncio.sleep(pause)
             else:
                 failures = 0
@@ -354,12 +356,12 @@ class Scheduling:
             self.tables.pop(live.id, None)
             live.board_rendered = live.changes  # nothing more to show there
         log.warning("table %s closed: its board cannot be shown (HTTP %s, code %s)",
-                    live.id, error.status, error.code)
+                    live.id, error.status, error.code, extra=live.log_extra)
         try:
             await self.publisher.board_lost(live, error)
         except Exception as failure:
             log.warning("table %s: telling the host failed (%s)", live.id,
-                        type(failure).__name__)
+                        type(failure).__name__, extra=live.log_extra)
 
     def mark_board_shown(self, live: LiveTable) -> None:
         """The board was just shown by an interaction response (type 7)."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from data import Store
 from data.errors import StaleVersion, StoreError, TableExists
-from data.models import GameRecord, Seat, SeatResult, TableRecord
+from data.models import GameRecord, Seat, SeatResult, Shards, TableRecord
 from engine import Card, Game, Level, Phase, Rules, TienLenError
 from engine.errors import NotYourTurn
 from engine.settle import bombs_played, settle
@@ -87,8 +87,12 @@ class TableService(Scheduling):
         wall_clock: Callable[[], float] = time.time,
         seed: int | None = None,
         rest: RestBudget | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self.store = store
+        #: the shards this process runs (None: all, one process); the service loads, resumes,
+        #: times and plays only the tables of servers on them and never touches another's
+        self.shards = shards
         self.publisher = publisher
         self.rest = rest if rest is not None else RestBudget()
         self.staleness = Staleness()
@@ -127,9 +131,24 @@ class TableService(Scheduling):
         live.deadline = state.get("deadline")
         live.deadline_version = int(state.get("deadline_version", -1))
 
+    def owns(self, guild_id: int) -> bool:
+        """Whether this process runs the shard of the server `guild_id` (always, unsharded)."""
+        return self.shards is None or self.shards.owns(guild_id)
+
+    def _not_here(self, table_id: int | None, guild_id: int) -> TableGone:
+        """The refusal for a table of a server on another process's shard: this process leaves
+        it alone. Discord sends a server's events only to its shard, so a player never meets
+        this; it reads as a table that is not here."""
+        log.warning("table %s of server %s belongs to another process's shard: left alone",
+                    table_id, guild_id, extra={"guild_id": guild_id})
+        return TableGone(table_id)
+
     async def load_all(self) -> int:
-        """After a (re)start: load every open table and its game, re-arm clocks and computers."""
-        for record in await self.store.list_open_tables():
+        """After a (re)start: load every open table of this process's servers (a server that
+        moved here from another process included) and its game, re-arm clocks and computers."""
+        for record in await self.store.list_open_tables(self.shards):
+            if not self.owns(record.guild_id):  # the store filters already; never act on it
+                continue
             live = self._live_from_record(record)
             if record.current_game_id is not None:
                 game = await self.store.get_game(record.current_game_id)
@@ -144,6 +163,7 @@ class TableService(Scheduling):
                         live.phase = TablePhase.PLAYING
             self.tables[live.id] = live
             live.changes += 1
+            log.info("table %s resumed (%s)", live.id, live.phase.value, extra=live.log_extra)
             self._after_change(live)
         return len(self.tables)
 
@@ -154,6 +174,8 @@ class TableService(Scheduling):
                 record = await self.store.get_table(table_id)
             except StoreError:
                 raise TableGone(table_id) from None
+            if not self.owns(record.guild_id):
+                raise self._not_here(table_id, record.guild_id)
             if record.status != "open":
                 raise TableClosed(table_id)
             live = self._live_from_record(record)
@@ -186,6 +208,8 @@ class TableService(Scheduling):
         reminded (0: never; ``None``: the service's default); ``language``: the language of its
         public messages (chosen by the Discord side), ``opener_language`` the host's own (kept
         for a later change of the server's setting)."""
+        if not self.owns(guild_id):
+            raise self._not_here(None, guild_id)
         if stake < 1:
             raise BadStake(1)
         if not MIN_SEATS <= seats <= MAX_SEATS:
@@ -214,7 +238,8 @@ class TableService(Scheduling):
                               else max(0, turn_reminder))
         await self._save_table(live)
         self.tables[table_id] = live
-        log.info("table %s opened in channel %s", table_id, channel_id)
+        log.info("table %s opened in channel %s", table_id, channel_id,
+                 extra={"guild_id": guild_id})
         return live
 
     async def _save_seats(self, live: LiveTable, seats: list[Seat], **fields: Any) -> None:
@@ -300,7 +325,7 @@ class TableService(Scheduling):
         live.results = TableClosedResults(why)
         live.changes += 1
         self.tables.pop(live.id, None)
-        log.info("table %s closed (%s)", live.id, why)
+        log.info("table %s closed (%s)", live.id, why, extra=live.log_extra)
         self.request_board(live)
         self.publisher.table_changed(live)
 
@@ -391,7 +416,8 @@ class TableService(Scheduling):
         live.game_id = record.id
         live.game_version = record.version
         await self._save_table(live, current_game_id=record.id)
-        log.info("table %s game %s started with %d seats", live.id, record.id, len(seats))
+        log.info("table %s game %s started with %d seats", live.id, record.id, len(seats),
+                 extra=live.log_extra)
         if game.is_over:  # an instant win
             await self._finish_safely(live)
         self._after_change(live)
@@ -470,7 +496,7 @@ class TableService(Scheduling):
             await self._finish(live)
         except Exception:
             log.exception("table %s: settling game %s failed; it is retried at start-up",
-                          live.id, live.game_id)
+                          live.id, live.game_id, extra=live.log_extra)
 
     async def _finish(self, live: LiveTable) -> None:
         game = live.game
@@ -512,7 +538,8 @@ class TableService(Scheduling):
         live.previous_seats = [_seat_json(s) for s in seats]
         self._cancel_tasks(live)
         await self._save_table(live)
-        log.info("table %s game %s finished and settled", live.id, live.game_id)
+        log.info("table %s game %s finished and settled", live.id, live.game_id,
+                 extra=live.log_extra)
 
     async def set_language(self, live: LiveTable, language: str) -> None:
         """Change the language of a table's public messages (the board is redrawn)."""

@@ -122,21 +122,21 @@ def server_defaults(stored: GuildSettings) -> GuildSettings:
     preset, stake, turn = stored.preset, stored.stake, stored.turn_seconds
     if preset is not None and preset not in Rules.preset_names():
         log.warning("server %s: stored preset %s is not a preset; using the default",
-                    stored.guild_id, guard.clip(preset))
+                    stored.guild_id, guard.clip(preset), extra={"guild_id": stored.guild_id})
         preset = None
     if stake is not None and not (type(stake) is int and STAKES[0] <= stake <= STAKES[1]):
         log.warning("server %s: stored stake %s is out of range; using the default",
-                    stored.guild_id, guard.clip(stake))
+                    stored.guild_id, guard.clip(stake), extra={"guild_id": stored.guild_id})
         stake = None
     if turn is not None and not (type(turn) is int and TURN_SECONDS[0] <= turn <= TURN_SECONDS[1]):
         log.warning("server %s: stored turn time %s is out of range; using the default",
-                    stored.guild_id, guard.clip(turn))
+                    stored.guild_id, guard.clip(turn), extra={"guild_id": stored.guild_id})
         turn = None
     reminder = stored.turn_reminder
     if reminder is not None and not (type(reminder) is int
                                      and REMINDER_SECONDS[0] <= reminder <= REMINDER_SECONDS[1]):
         log.warning("server %s: stored turn reminder %s is out of range; using the default",
-                    stored.guild_id, guard.clip(reminder))
+                    stored.guild_id, guard.clip(reminder), extra={"guild_id": stored.guild_id})
         reminder = None
     return dataclasses.replace(stored, preset=preset, stake=stake, turn_seconds=turn,
                                turn_reminder=reminder)

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from bot.logs import RedactFilter, setup_logging
+from bot.logs import RedactFilter, ShardFilter, setup_logging
 
 FAKE_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123"
 
@@ -30,3 +30,28 @@ def test_filter_leaves_other_text() -> None:
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "table %s started", (7,), None)
     assert RedactFilter(["zzz"]).filter(record)
     assert record.getMessage() == "table 7 started"
+
+
+def test_a_sharded_process_names_its_shards_and_a_servers_shard(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    setup_logging("INFO", shard_ids=[1, 0], shard_count=4)
+    log = logging.getLogger("test.shards")
+    log.info("connected")
+    log.info("table 7 opened", extra={"guild_id": (3 << 22) + 99})  # shard 3 of 4
+    lines = capsys.readouterr().err.splitlines()
+    assert "shard=0,1 test.shards: connected" in lines[0]
+    assert "shard=3 test.shards: table 7 opened" in lines[1]
+
+
+def test_an_unsharded_process_keeps_its_format(capsys: pytest.CaptureFixture[str]) -> None:
+    setup_logging("INFO")
+    logging.getLogger("test.plain").info("hello", extra={"guild_id": 5})
+    err = capsys.readouterr().err
+    assert "shard=" not in err and "test.plain: hello" in err
+
+
+def test_shard_filter_fields() -> None:
+    record = logging.LogRecord("x", logging.INFO, __file__, 1, "m", None, None)
+    assert ShardFilter([2], 3).filter(record)
+    assert record.shard == "2"  # type: ignore[attr-defined]

@@ -52,3 +52,25 @@ def test_unknown_word_is_rejected_with_status_2(tmp_path: Path) -> None:
     assert "plya" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "tienlen.sqlite3").exists()  # nothing was started
+
+
+def test_bad_shard_settings_exit_2_in_one_line(tmp_path: Path) -> None:
+    result = run_bot({"DISCORD_TOKEN": "x.y.z", "SHARD_COUNT": "4", "SHARD_IDS": "2,4"}, tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        "configuration error: SHARD_IDS is invalid: 4 outside 0..3 (SHARD_COUNT=4)")
+    assert not (tmp_path / "tienlen.sqlite3").exists()
+
+
+def test_a_refused_shard_names_the_shard_settings() -> None:
+    import discord
+
+    from bot.main import describe_failure
+    from bot.settings import load_settings
+
+    settings = load_settings(DISCORD_TOKEN="x.y.z", SHARD_COUNT=2, SHARD_IDS="1")
+    closed = discord.ConnectionClosed(None, shard_id=1, code=4010)  # type: ignore[arg-type]
+    assert describe_failure(closed, settings) == (
+        "SHARD_IDS=1 / SHARD_COUNT=2: Discord refused the shard (4010 Invalid shard)")
+    required = discord.ConnectionClosed(None, shard_id=None, code=4011)  # type: ignore[arg-type]
+    assert "4011 Sharding required" in str(describe_failure(required, settings))

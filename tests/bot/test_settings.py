@@ -7,10 +7,12 @@ from pathlib import Path
 import pytest
 
 from bot.settings import Settings, SettingsError, load_settings
+from data.models import Shards
 
 ALL = ("DISCORD_TOKEN", "DATABASE_PATH", "DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL",
        "DEV_GUILD_ID", "LOG_LEVEL", "STARTING_CHIPS", "DAILY_CHIPS", "DEFAULT_TURN_SECONDS",
-       "DATABASE_URL", "DATABASE_POOL_SIZE")
+       "DATABASE_URL", "DATABASE_POOL_SIZE", "SHARD_COUNT", "SHARD_IDS", "REST_PROCESSES",
+       "REST_BUDGET_PER_SECOND")
 
 
 @pytest.fixture(autouse=True)
@@ -92,3 +94,55 @@ def test_env_example_lists_every_setting() -> None:
     text = (Path(__file__).parents[2] / ".env.example").read_text()
     for name in Settings.model_fields:
         assert f"\n{name}=" in text, name
+
+
+def test_unsharded_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    s = load_settings()
+    assert (s.SHARD_COUNT, s.SHARD_IDS, s.shard_ids, s.shards) == (None, None, None, None)
+    assert (s.rest_processes, s.rest_budget_per_process) == (1, 40.0)
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "expected", "processes"),
+    [("4", "0,1", (0, 1), 2), ("4", "", (0, 1, 2, 3), 1), ("5", "3", (3,), 5),
+     ("10", "0-2, 7", (0, 1, 2, 7), 3), ("2", "1,0", (0, 1), 1)],
+)
+def test_shard_settings(monkeypatch: pytest.MonkeyPatch, count: str, ids: str,
+                        expected: tuple[int, ...], processes: int) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.setenv("SHARD_COUNT", count)
+    monkeypatch.setenv("SHARD_IDS", ids)
+    s = load_settings()
+    assert s.shard_ids == expected
+    assert s.shards == Shards.of(expected, int(count))
+    # REST_PROCESSES unset: SHARD_COUNT / the shards run here, rounded up
+    assert s.rest_processes == processes
+    assert s.rest_budget_per_process == pytest.approx(40.0 / processes)
+    monkeypatch.setenv("REST_PROCESSES", "3")  # set: it wins
+    assert load_settings().rest_budget_per_process == pytest.approx(40.0 / 3)
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "says"),
+    [("4", "4", "SHARD_IDS is invalid: 4 outside 0..3 (SHARD_COUNT=4)"),
+     ("4", "0,1,1", "SHARD_IDS is invalid: Value error, shard 1 is listed more than once"),
+     ("4", "0-2,2", "SHARD_IDS is invalid: Value error, shard 2 is listed more than once"),
+     ("4", "one", "SHARD_IDS is invalid: Value error, must be shard numbers separated by "
+                  "commas, like 0,1 or 0-3"),
+     ("4", "-1", "SHARD_IDS is invalid"),
+     ("4", "3-1", "SHARD_IDS is invalid: Value error, the range 3-1 is backwards"),
+     ("", "0,1", "SHARD_IDS is set but SHARD_COUNT is not"),
+     ("0", "", "SHARD_COUNT is invalid"),
+     ("two", "", "SHARD_COUNT is invalid")],
+)
+def test_bad_shard_settings_are_named_in_one_line(monkeypatch: pytest.MonkeyPatch, count: str,
+                                                  ids: str, says: str) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.setenv("SHARD_COUNT", count)
+    monkeypatch.setenv("SHARD_IDS", ids)
+    with pytest.raises(SettingsError) as info:
+        load_settings()
+    message = str(info.value)
+    assert message.startswith(says), message
+    assert "\n" not in message

@@ -23,6 +23,14 @@ Usage in an asyncio test::
     await ix.response(timeout=5)      # -> ix.callback_type, ix.callback_data, ix.latency
     await fake.stop()
 
+Sharding: ``GET /gateway/bot`` recommends ``recommended_shards``; an IDENTIFY with ``shard: [id,
+count]`` is accepted (an id outside 0..count-1 is closed with 4010 Invalid shard, as Discord
+does) and that session gets only the guilds of its shard: READY, GUILD_CREATE, every event with a
+``guild_id`` and every interaction go to the connection of the guild's shard.
+``add_guild(name, shard=(id, count))`` makes a guild on a given shard. Several bot processes can
+share one fake: each takes its own REST base, ``fake.api_base_for("p0")``, and
+``fake.client_requests`` tells which process called which route about which guild.
+
 Standalone: ``python -m tests.support.fake_discord --port 8765`` prints its URLs and serves until
 SIGINT/SIGTERM.
 
@@ -39,6 +47,7 @@ from tests.support.fake_discord.models import (
     DEFAULT_EVERYONE_PERMISSIONS,
     MANAGE_GUILD,
     MANAGE_MESSAGES,
+    ClientRequest,
     FakeChannel,
     FakeGuild,
     FakeUser,
@@ -51,6 +60,7 @@ __all__ = [
     "DEFAULT_EVERYONE_PERMISSIONS",
     "MANAGE_GUILD",
     "MANAGE_MESSAGES",
+    "ClientRequest",
     "FakeChannel",
     "FakeDiscord",
     "FakeGuild",

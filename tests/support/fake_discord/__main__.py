@@ -23,11 +23,18 @@ async def _serve(args: argparse.Namespace) -> None:
             server_error_fraction=args.server_error_fraction,
             seed=args.seed,
         ),
+        recommended_shards=max(1, args.shards),
     )
+    for shard in range(args.shards):  # one more guild on each shard
+        fake.add_guild(f"Shard {shard} Guild", shard=(shard, args.shards),
+                       channel_names=("general", "tienlen"))
     await fake.start()
     print(f"API_BASE={fake.api_base}", flush=True)
     print(f"GATEWAY_URL={fake.gateway_url}", flush=True)
     print(f"GUILD_ID={fake.guild_id}", flush=True)
+    for guild in list(fake.guilds.values())[1:]:
+        print(f"SHARDED_GUILD_ID={guild.id} (shard {(guild.id >> 22) % args.shards} of "
+              f"{args.shards})", flush=True)
     print(f"APPLICATION_ID={fake.application_id}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -52,6 +59,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--server-error-fraction", type=float, default=0.0,
                         help="share of message edits answered 500 (default 0)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the injected faults")
+    parser.add_argument("--shards", type=int, default=0,
+                        help="add one guild on each of this many shards (and recommend this "
+                        "many shards in GET /gateway/bot)")
     parser.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING or ERROR")
     args = parser.parse_args(argv)
     logging.basicConfig(

@@ -41,6 +41,15 @@ class _Session:
         self.disconnected_at: float | None = None
         self.invalid = False
         self.identified_at = time.monotonic()
+        #: (shard id, shard count) from IDENTIFY; None: an unsharded session gets every guild
+        self.shard: tuple[int, int] | None = None
+
+    def carries(self, guild_id: int | None) -> bool:
+        """Whether this session receives the events of the guild (Discord's sharding)."""
+        if guild_id is None or self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return (guild_id >> 22) % count == shard_id
 
     def dispatch(self, event: str, data: Any) -> int:
         self.seq += 1
@@ -133,20 +142,24 @@ class GatewayMixin:
         if not self._token_ok(token):
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
+        shard = data.get("shard")
+        if shard is not None and not _valid_shard(shard):
+            self.invalid_shards.append(shard)
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
         self.identify_count += 1
         self.last_identify = {k: v for k, v in data.items() if k != "token"}
         self._expire_sessions()
         session = _Session(
             secrets.token_hex(16), token, int(data.get("intents") or 0), self.max_replay
         )
+        if shard is not None:
+            session.shard = (int(shard[0]), int(shard[1]))
+            self.shard_identifies.append(session.shard)
         self._sessions[session.session_id] = session
         conn.session = session
         session.conn = conn
-        shard = data.get("shard")
-        guilds = list(self.guilds.values())
-        if shard:
-            sid, count = int(shard[0]), int(shard[1])
-            guilds = [g for g in guilds if (g.id >> 22) % count == sid]
+        guilds = [g for g in self.guilds.values() if session.carries(g.id)]
         me = self.bot_user.payload() | {"verified": True, "mfa_enabled": False, "email": None}
         ready: dict[str, Any] = {
             "v": API_VERSION,
@@ -206,7 +219,7 @@ class GatewayMixin:
         gids = data.get("guild_id")
         for gid in gids if isinstance(gids, list) else [gids]:
             g = self.guilds.get(int(gid)) if gid is not None else None
-            if g is None:
+            if g is None or not session.carries(g.id):
                 continue
             members = [g.member_payload(self.users[uid]) for uid in g.members]
             user_ids = data.get("user_ids")
@@ -235,24 +248,47 @@ class GatewayMixin:
                 del self._sessions[sid]
 
     def dispatch(self, event: str, data: Any, *, intent: int | None = None) -> int:
-        """Send a DISPATCH event to every live session (buffered for resume when disconnected).
+        """Send a DISPATCH event to every live session (buffered for resume when disconnected)
+        that carries its guild: an event with a ``guild_id`` goes only to the sessions of that
+        guild's shard (and to unsharded ones).
 
         ``intent``: only sessions that identified with that intent bit. Returns how many
         sessions it was queued for."""
         self._expire_sessions()
+        guild_id = _guild_of(data)
         n = 0
         for s in self._sessions.values():
             if intent is not None and not (s.intents & intent):
+                continue
+            if not s.carries(guild_id):
                 continue
             s.dispatch(event, data)
             n += 1
         return n
 
-    def _interaction_session(self) -> _Session:
+    def _interaction_session(self, guild_id: int | None = None) -> _Session:
+        """The session an interaction in ``guild_id`` goes to: the newest one of its shard."""
         self._expire_sessions()
-        live = [s for s in self._sessions.values() if not s.invalid]
+        live = [s for s in self._sessions.values() if not s.invalid and s.carries(guild_id)]
         if not live:
-            raise RuntimeError("no gateway session: is the bot connected?")
+            raise RuntimeError(f"no gateway session for guild {guild_id}: is the bot (the "
+                               "process running its shard) connected?")
         connected = [s for s in live if s.conn is not None]
         pool = connected or live
         return max(pool, key=lambda s: s.identified_at)
+
+
+def _valid_shard(shard: Any) -> bool:
+    """IDENTIFY's ``shard``: ``[id, count]`` with 0 <= id < count (else Discord closes 4010)."""
+    if not isinstance(shard, list | tuple) or len(shard) != 2:
+        return False
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in shard):
+        return False
+    return 0 <= shard[0] < shard[1]
+
+
+def _guild_of(data: Any) -> int | None:
+    """The guild an event is about (its ``guild_id``), or None for a guild-less event."""
+    if isinstance(data, dict) and data.get("guild_id") is not None:
+        return int(data["guild_id"])
+    return None

@@ -67,6 +67,8 @@ class InteractionHandle:
         self.callback_data: dict[str, Any] | None = None
         self.latency: float | None = None
         self.late = False
+        #: the shard of the gateway session it was sent to ((id, count); None: unsharded)
+        self.shard: tuple[int, int] | None = None
         self.original_message_id: int | None = None
         self.followup_ids: list[int] = []
         self._future: asyncio.Future[InteractionHandle] = asyncio.get_running_loop().create_future()
@@ -317,8 +319,9 @@ class InteractionsMixin:
     def _send_interaction(
         self, payload: dict[str, Any], user: FakeUser, kind: str, name: str
     ) -> InteractionHandle:
-        session = self._interaction_session()
+        session = self._interaction_session(int(payload["guild_id"]))
         handle = InteractionHandle(self, payload, user, kind, name)
+        handle.shard = session.shard
         self._prune_interactions()
         self.interactions[handle.id] = handle
         self._by_token[handle.token] = handle

@@ -99,8 +99,23 @@ class _Snowflakes:
         self._last = value
         return value
 
+    def skip_past(self, value: int) -> None:
+        """Never hand out `value` or anything below it (an id chosen by hand)."""
+        self._last = max(self._last, value)
 
 
+
+
+
+@dataclasses.dataclass(frozen=True)
+class ClientRequest:
+    """A REST request made through a labelled base URL (FakeDiscord.api_base_for): which client
+    (a bot process) called which route, about which guild (None: no guild, e.g. /users/@me)."""
+
+    client: str
+    method: str
+    route: str
+    guild_id: int | None
 
 
 @dataclasses.dataclass

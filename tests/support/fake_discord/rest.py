@@ -18,6 +18,7 @@ from tests.support.fake_discord.models import (
     UNAUTHORIZED,
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
+    ClientRequest,
     FakeChannel,
     FakeUser,
     StoredMessage,
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 
 
 _MENTION = re.compile(r"<@!?([0-9]+)>")
+# A base URL from FakeDiscord.api_base_for(label): /client/<label>/api/v10/…
+_CLIENT_PREFIX = re.compile(r"^/client/(?P<label>[A-Za-z0-9_.-]+)(?=/api/)")
 
 
 class RestMixin:
@@ -93,6 +96,10 @@ class RestMixin:
 
     async def _dispatch_rest(self, request: web.Request) -> web.StreamResponse:
         path = request.path
+        client: str | None = None
+        labelled = _CLIENT_PREFIX.match(path)
+        if labelled is not None:  # a base URL from api_base_for(label): remember who called
+            client, path = labelled.group("label"), path[labelled.end():]
         for method, pattern, key, handler in self._routes:
             if method != request.method:
                 continue
@@ -101,6 +108,9 @@ class RestMixin:
                 continue
             self.route_counts[key] += 1
             params = m.groupdict()
+            if client is not None:
+                self.client_requests.append(
+                    ClientRequest(client, request.method, key, self._request_guild(params)))
             refused = self._blocked_response() or self._rate_limited(key, params)
             if refused is None:
                 refused = self._fault_for(key)
@@ -133,6 +143,22 @@ class RestMixin:
         self.unknown_routes.append(desc)
         log.warning("fake discord: unknown route %s", desc)
         return _json({"message": "404: Not Found", "code": 0}, status=404)
+
+    def _request_guild(self, params: Mapping[str, str]) -> int | None:
+        """The guild a request is about (its channel's, its interaction's), if any."""
+        if "gid" in params:
+            return int(params["gid"])
+        if "cid" in params:
+            for g in self.guilds.values():
+                if int(params["cid"]) in g.channels:
+                    return g.id
+            return None
+        handle = None
+        if "iid" in params:
+            handle = self.interactions.get(int(params["iid"]))
+        elif "token" in params:
+            handle = self._by_token.get(params["token"])
+        return handle.guild_id if handle is not None else None
 
     def _check_auth(self, request: web.Request) -> None:
         if self.allowed_tokens is None:
@@ -206,7 +232,7 @@ class RestMixin:
         return _json(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.recommended_shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,

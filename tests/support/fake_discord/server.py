@@ -25,6 +25,7 @@ from tests.support.fake_discord.models import (
     DEFAULT_EVERYONE_PERMISSIONS,
     INTENT_GUILD_MEMBERS,
     MANAGE_GUILD,
+    ClientRequest,
     FakeChannel,
     FakeGuild,
     FakeRole,
@@ -63,6 +64,7 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         session_timeout: float = 120.0,
         keep_payloads: bool = True,
         limits: LimitConfig | None = None,
+        recommended_shards: int = 1,
     ) -> None:
         self.host = host
         self._requested_port = port
@@ -76,6 +78,7 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         self.max_replay = max_replay
         self.session_timeout = session_timeout
         self.keep_payloads = keep_payloads
+        self.recommended_shards = recommended_shards  # GET /gateway/bot's "shards"
         self._rng = random.Random(self.faults.seed)
         self._snowflake = _Snowflakes(lambda: self._clock_offset)
         self._clock_offset = 0.0
@@ -100,6 +103,8 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.unknown_routes: list[str] = []
+        # requests made through api_base_for(label) bases: who called what, about which guild
+        self.client_requests: list[ClientRequest] = []
         self.route_counts: collections.Counter[str] = collections.Counter()
         self.status_counts: collections.Counter[int] = collections.Counter()
         self.injected_429 = 0
@@ -124,6 +129,8 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         self.heartbeat_count = 0
         self.ready_sent = asyncio.Event()
         self.last_identify: dict[str, Any] | None = None
+        self.shard_identifies: list[tuple[int, int]] = []  # (id, count) of each sharded IDENTIFY
+        self.invalid_shards: list[Any] = []  # refused IDENTIFY shards (closed with 4010)
 
         # One default guild; more via add_guild().
         self.guilds: dict[int, FakeGuild] = {}
@@ -146,6 +153,19 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
     def api_base(self) -> str:
         self._require_started()
         return f"http://{self.host}:{self.port}/api/v{API_VERSION}"
+
+    def api_base_for(self, client: str) -> str:
+        """The REST base URL for one client (e.g. one bot process): requests through it are
+        served as through `api_base` and recorded in `client_requests` under that label."""
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", client):
+            raise ValueError(f"a client label is letters, digits, '_', '.' or '-': {client!r}")
+        self._require_started()
+        return f"http://{self.host}:{self.port}/client/{client}/api/v{API_VERSION}"
+
+    def shard_connected(self, shard_id: int, shard_count: int) -> bool:
+        """Whether a live, connected gateway session runs this shard."""
+        return any(s.shard == (shard_id, shard_count) and s.conn is not None and not s.invalid
+                   for s in self._sessions.values())
 
     @property
     def gateway_url(self) -> str:
@@ -220,8 +240,18 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         *,
         owner: FakeUser | None = None,
         channel_names: Iterable[str] = ("general",),
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
+        """A new guild; ``shard=(id, count)`` picks its id so that it lands on that shard
+        (Discord's ``(guild_id >> 22) % count``)."""
         gid = self._snowflake()
+        if shard is not None:
+            shard_id, count = shard
+            if not 0 <= shard_id < count:
+                raise ValueError(f"shard {shard_id} is outside 0..{count - 1}")
+            step = (shard_id - (gid >> 22)) % count
+            gid += step << 22
+            self._snowflake.skip_past(gid)
         if owner is None:
             owner = FakeUser(self._snowflake(), f"owner-{gid}")
             self.users[owner.id] = owner
