@@ -326,6 +326,15 @@ def engine_refusal(w: Words, error: TienLenError, waiting_for: str | None = None
                        token=data.get("token", "?"))
         case Cause.DUPLICATE:
             return w._("{card} is given more than once.", card=data.get("card", "?"))
+        case Cause.OPTION_FORMAT:
+            return w._("Write each option as name=value; {part} is not.",
+                       part=data.get("part", "?"))
+        case Cause.UNKNOWN_OPTION:
+            return w._("There is no rule option {name}. Options: {options}.",
+                       name=data.get("name", "?"), options=", ".join(data.get("options", ())))
+        case Cause.OPTION_VALUE:
+            return w._("Option {option}: {value} is not allowed.",
+                       option=data.get("name", "options"), value=data.get("value", "?"))
         case _:
             return w._("That is not allowed now.")
 

@@ -28,6 +28,8 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as OptionType
 
+from cogs.i18n import N_, Words, person_language, words
+
 log = logging.getLogger("cogs.guard")
 
 MAX_ECHO = 40
@@ -43,6 +45,12 @@ MAX_TEXT = 6000
 HANDLED = "tienlen.handled"
 """Key in `interaction.extras` set once an error of the interaction was answered (and logged)."""
 
+NOT_UNDERSTOOD = N_("This command was not understood; nothing was changed.")
+UNKNOWN_BUTTON = N_("This button is not known any more.")
+BAD_TABLE_ID = N_("This button's table id is not valid.")
+NO_SUCH_CARD = N_("This button's card is not in any deck.")
+OTHER_CHANNEL = N_("This button belongs to a table in another channel.")
+
 _SNOWFLAKE_TYPES = {
     OptionType.user.value: ("users", "members"),
     OptionType.channel.value: ("channels",),
@@ -53,48 +61,10 @@ _SNOWFLAKE_TYPES = {
 
 
 # ---------------------------------------------------------------------- words
-# Every sentence of this module, in English and Vietnamese; the reader's Discord language chooses.
-_VI: dict[str, str] = {
-    "**{option}** must be {allowed} (not {value}).":
-        "**{option}** phải là {allowed} (không phải {value}).",
-    "**{option}** is required.": "Cần có **{option}**.",
-    "There is no option **{option}**.": "Không có tùy chọn **{option}**.",
-    "a whole number from {low} to {high}": "một số nguyên từ {low} đến {high}",
-    "a number from {low} to {high}": "một số từ {low} đến {high}",
-    "one of {choices}": "một trong {choices}",
-    "text of {low} to {high} characters": "một đoạn chữ dài {low} đến {high} ký tự",
-    "true or false": "đúng hoặc sai",
-    "a member of this server": "một thành viên của máy chủ này",
-    "something this server has": "một thứ có trong máy chủ này",
-    "This command was not understood; nothing was changed.":
-        "Không hiểu lệnh này; không có gì thay đổi.",
-    "This command is not known (any more).": "Lệnh này không còn tồn tại.",
-    "This command works only in a server.": "Lệnh này chỉ dùng được trong máy chủ.",
-    "You are not allowed to do that here.": "Bạn không được làm việc này ở đây.",
-    "This button is not known any more.": "Nút này không còn dùng được.",
-    "Sorry, something went wrong; nothing was changed. Error id: `{error_id}`.":
-        "Xin lỗi, đã có lỗi; không có gì thay đổi. Mã lỗi: `{error_id}`.",
-    "This button belongs on your private hand, not on this message.":
-        "Nút này thuộc về bài riêng của bạn, không thuộc tin nhắn này.",
-    "This button belongs on the table's board, not on a hand.":
-        "Nút này thuộc về bảng của bàn, không thuộc bài riêng.",
-    "This button belongs to a table in another channel.":
-        "Nút này thuộc về một bàn ở kênh khác.",
-    "This button's card is not in any deck.": "Lá bài của nút này không có trong bộ bài nào.",
-    "This button's table id is not valid.": "Số bàn của nút này không hợp lệ.",
-}
-
-
-def language(interaction: discord.Interaction[Any]) -> str:
-    """The reader's language: Vietnamese for a Vietnamese Discord, English otherwise."""
-    value = str(getattr(interaction.locale, "value", interaction.locale) or "").lower()
-    return "vi" if value == "vi" or value.startswith("vi-") else "en"
-
-
-def say(lang: str, message: str, /, **values: object) -> str:
-    """``message`` in ``lang``, ``{name}`` placeholders filled from ``values``."""
-    text = _VI.get(message, message) if lang == "vi" else message
-    return text.format(**values) if values else text
+def reader(interaction: discord.Interaction[Any]) -> Words:
+    """The words of the person who pressed or typed: Vietnamese for a Vietnamese Discord, English
+    otherwise (every sentence of this module is in the catalogues, :mod:`cogs.i18n`)."""
+    return words(person_language(interaction.locale))
 
 
 # ---------------------------------------------------------------------- limits
@@ -142,9 +112,9 @@ async def apologise(interaction: discord.Interaction[Any], error: BaseException,
     interaction.extras[HANDLED] = True
     log.error("[error %s] %s failed (channel %s)", error_id, what, interaction.channel_id,
               exc_info=(type(error), error, error.__traceback__))
-    await answer(interaction, say(language(interaction),
-                                  "Sorry, something went wrong; nothing was changed. "
-                                  "Error id: `{error_id}`.", error_id=error_id))
+    await answer(interaction, reader(interaction)._(
+        "Sorry, something went wrong; nothing was changed. Error id: `{error_id}`.",
+        error_id=error_id))
     return error_id
 
 
@@ -178,29 +148,29 @@ class OptionRefused(app_commands.AppCommandError):
         self.text = text
 
 
-def _allowed(lang: str, param: app_commands.Parameter) -> str:
+def _allowed(w: Words, param: app_commands.Parameter) -> str:
     """What ``param`` accepts, in words."""
     kind = param.type
     if param.choices:
         names = ", ".join(f"`{c.value}`" for c in param.choices)
-        return say(lang, "one of {choices}", choices=names)
+        return w._("one of {choices}", choices=names)
     if kind is OptionType.integer:
         low = DISCORD_INT * -1 if param.min_value is None else param.min_value
         high = DISCORD_INT if param.max_value is None else param.max_value
-        return say(lang, "a whole number from {low} to {high}", low=f"{low:,}", high=f"{high:,}")
+        return w._("a whole number from {low} to {high}", low=w.num(low), high=w.num(high))
     if kind is OptionType.number:
         low = DISCORD_INT * -1 if param.min_value is None else param.min_value
         high = DISCORD_INT if param.max_value is None else param.max_value
-        return say(lang, "a number from {low} to {high}", low=f"{low:,}", high=f"{high:,}")
+        return w._("a number from {low} to {high}", low=w.num(low), high=w.num(high))
     if kind is OptionType.string:
         low = 0 if param.min_value is None else param.min_value
         high = MAX_TEXT if param.max_value is None else param.max_value
-        return say(lang, "text of {low} to {high} characters", low=low, high=high)
+        return w._("text of {low} to {high} characters", low=w.num(low), high=w.num(high))
     if kind is OptionType.boolean:
-        return say(lang, "true or false")
+        return w._("true or false")
     if kind in (OptionType.user, OptionType.mentionable):
-        return say(lang, "a member of this server")
-    return say(lang, "something this server has")
+        return w._("a member of this server")
+    return w._("something this server has")
 
 
 def _within(value: float, low: float | None, high: float | None, default: float) -> bool:
@@ -256,17 +226,15 @@ def _leaf_options(data: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
 def check_options(interaction: discord.Interaction[Any]) -> None:
     """Raise :class:`OptionRefused` unless every option of this slash command is what the command
     declares. Cheap: a few comparisons per option, no store or engine call."""
-    lang = language(interaction)
+    w = reader(interaction)
     data = interaction.data
     if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
-        raise OptionRefused("?", say(lang, "This command was not understood; nothing was "
-                                           "changed."))
+        raise OptionRefused("?", w._(NOT_UNDERSTOOD))
     if data.get("type", 1) != 1:
         return  # a context menu: no options
     options = _leaf_options(data)
     if options is None:
-        raise OptionRefused("?", say(lang, "This command was not understood; nothing was "
-                                           "changed."))
+        raise OptionRefused("?", w._(NOT_UNDERSTOOD))
     command = interaction.command
     if not isinstance(command, app_commands.Command):
         return  # the tree answers an unknown command
@@ -279,17 +247,17 @@ def check_options(interaction: discord.Interaction[Any]) -> None:
         name = option["name"]
         param = params.get(name)
         if param is None or name in given:
-            raise OptionRefused(name, say(lang, "There is no option **{option}**.",
+            raise OptionRefused(name, w._("There is no option **{option}**.",
                                           option=clip(name)))
         given.add(name)
         value = option.get("value")
         if option["type"] != param.type.value or not _value_ok(param, value, resolved):
-            raise OptionRefused(name, say(lang, "**{option}** must be {allowed} (not {value}).",
-                                          option=name, allowed=_allowed(lang, param),
+            raise OptionRefused(name, w._("**{option}** must be {allowed} (not {value}).",
+                                          option=name, allowed=_allowed(w, param),
                                           value=clip(value)))
     for name, param in params.items():
         if param.required and name not in given:
-            raise OptionRefused(name, say(lang, "**{option}** is required.", option=name))
+            raise OptionRefused(name, w._("**{option}** is required.", option=name))
 
 
 # ---------------------------------------------------------------------- errors
@@ -300,22 +268,21 @@ async def handle_command_error(interaction: discord.Interaction[Any],
     if interaction.extras.get(HANDLED):
         return
     interaction.extras[HANDLED] = True
-    lang = language(interaction)
+    w = reader(interaction)
     if isinstance(error, OptionRefused):
         log.info("refused option %s of /%s", clip(error.option), _command_name(interaction))
         await answer(interaction, error.text)
     elif isinstance(error, app_commands.NoPrivateMessage):
-        await answer(interaction, say(lang, "This command works only in a server."))
+        await answer(interaction, w._("This command works only in a server."))
     elif isinstance(error, app_commands.CheckFailure):
-        await answer(interaction, say(lang, "You are not allowed to do that here."))
+        await answer(interaction, w._("You are not allowed to do that here."))
     elif isinstance(error, app_commands.TransformerError | app_commands.CommandSignatureMismatch
                     | app_commands.CommandNotFound):
         log.warning("a command the bot does not understand: /%s (%s)",
                     _command_name(interaction), type(error).__name__)
-        text = ("This command is not known (any more)."
-                if isinstance(error, app_commands.CommandNotFound)
-                else "This command was not understood; nothing was changed.")
-        await answer(interaction, say(lang, text))
+        await answer(interaction, w._("This command is not known (any more).")
+                     if isinstance(error, app_commands.CommandNotFound)
+                     else w._(NOT_UNDERSTOOD))
     else:
         original = getattr(error, "original", None) or error
         await apologise(interaction, original, f"command /{_command_name(interaction)}")
@@ -391,4 +358,4 @@ async def answer_unclaimed(interaction: discord.Interaction[Any],
         return
     data: Mapping[str, Any] = interaction.data or {}
     log.info("unclaimed component %s", clip(data.get("custom_id")))
-    await answer(interaction, say(language(interaction), "This button is not known any more."))
+    await answer(interaction, reader(interaction)._(UNKNOWN_BUTTON))

@@ -293,11 +293,13 @@ def board_lost_message(w: Words, table_id: int, channel_id: int) -> str:
                table=table_id, channel=channel)
 
 
-def missing_permissions(w: Words, names: Sequence[str]) -> str:
-    """The refusal of `/tienlen start` where the bot lacks channel permissions."""
+def missing_permissions(w: Words, names: Sequence[tuple[str, str]]) -> str:
+    """The refusal of `/tienlen start` where the bot lacks channel permissions; ``names``: the
+    permissions' names as Discord shows them, marked with `NP_` (context, name)."""
+    permissions = ", ".join(w.pgettext(*name) for name in names)
     return w._("I cannot run a table in this channel: I am missing {permissions}. Ask a server "
                "manager to give me those permissions here, or use another channel.",
-               permissions=", ".join(names))
+               permissions=permissions)
 
 
 def action_done(w: Words, cards: Sequence[Card] | None, *, exchange: bool) -> str:

@@ -13,6 +13,7 @@ from engine.errors import (
     NotACombination,
     NotYourTurn,
     PassedThisTrick,
+    RuleOptionError,
     TienLenError,
     WrongPhase,
 )
@@ -65,6 +66,7 @@ __all__ = [
     "Phase",
     "Played",
     "Rank",
+    "RuleOptionError",
     "Rules",
     "Settlement",
     "Suit",

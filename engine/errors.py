@@ -22,6 +22,7 @@ __all__ = [
     "NotACombination",
     "NotYourTurn",
     "PassedThisTrick",
+    "RuleOptionError",
     "TienLenError",
     "WrongPhase",
 ]
@@ -69,6 +70,13 @@ class Cause(StrEnum):
     """``card`` is given ``times`` times with ``decks`` decks."""
     BAD_DEAL = "bad_deal"
     """The hands given to a new game are not a deal."""
+    OPTION_FORMAT = "option_format"
+    """``part``: a rule option text that is not ``name=value``."""
+    UNKNOWN_OPTION = "unknown_option"
+    """``name``: no rule option has that name; ``options``: the names there are."""
+    OPTION_VALUE = "option_value"
+    """``name``: the rule option (``options`` when no single one is to blame) refuses ``value``
+    (the text given)."""
 
 
 class TienLenError(ValueError):
@@ -139,3 +147,8 @@ class CannotPassOnLead(TienLenError):
 
 class WrongPhase(TienLenError):
     """The action does not belong to the game's current phase (exchange or play)."""
+
+
+class RuleOptionError(TienLenError):
+    """A rule option text (``name=value``) that is not written so, names no option, or gives a
+    value the option does not take."""

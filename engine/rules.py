@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Literal, Self, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, field_validator
 
 from engine.cards import Layout, Suit, layout_for
+from engine.errors import Cause, RuleOptionError
 
 __all__ = [
     "CARD_EXCHANGE",
@@ -206,25 +207,32 @@ class Rules(BaseModel):
 
     def with_options(self, assignments: Iterable[str]) -> Rules:
         """A copy with options changed by ``name=value`` texts (``cong=true``,
-        ``card_exchange=tribute``); raises ``ValueError`` with a short message naming the option."""
+        ``card_exchange=tribute``); raises :class:`~engine.errors.RuleOptionError` naming the
+        option (its cause and data say which text is refused and why)."""
         update: dict[str, str] = {}
+        fields = type(self).model_fields
         for part in assignments:
             name, sep, value = part.partition("=")
             name, value = name.strip(), value.strip()
             if not sep or not name or not value:
-                raise ValueError(f"write each option as name=value; {part!r} is not")
-            fields = type(self).model_fields
+                raise RuleOptionError(f"write each option as name=value; {part!r} is not",
+                                      cause=Cause.OPTION_FORMAT, part=part)
             if name not in fields:
-                raise ValueError(
-                    f"there is no rule option {name!r}; options: {', '.join(fields)}"
+                raise RuleOptionError(
+                    f"there is no rule option {name!r}; options: {', '.join(fields)}",
+                    cause=Cause.UNKNOWN_OPTION, name=name, options=tuple(fields),
                 )
             update[name] = value
         try:
             return self.model_copy(update=update)
         except ValidationError as error:
             first = error.errors()[0]
-            where = ".".join(str(x) for x in first.get("loc", ())) or "options"
-            raise ValueError(f"option {where}: {first.get('msg', 'bad value')}") from None
+            loc = first.get("loc", ())
+            where = str(loc[0]) if loc and str(loc[0]) in update else "options"
+            given = update[where] if where in update else " ".join(
+                f"{n}={v}" for n, v in update.items())
+            raise RuleOptionError(f"option {where}: {first.get('msg', 'bad value')}",
+                                  cause=Cause.OPTION_VALUE, name=where, value=given) from None
 
     @classmethod
     def option_values(cls) -> dict[str, tuple[str, ...]]:

@@ -7,7 +7,6 @@ commands are synced only when they changed (or with `--sync`)."""
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import signal
 import sys
@@ -26,31 +25,9 @@ from tests.support.fake_discord.models import (
     SEND_MESSAGES,
     VIEW_CHANNEL,
 )
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from tests.support.wire import bot_env
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM")
-
-
-def _env(fake: FakeDiscord | None, db: Path, token: str, **extra: str) -> dict[str, str]:
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": token,
-        "DATABASE_PATH": str(db),
-        "LOG_LEVEL": "INFO",
-        "AI_DELAY_SECONDS": "0.05",
-        "BOARD_EDIT_INTERVAL": "0.2",
-        "PYTHONPATH": os.pathsep.join(
-            p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p
-        ),
-    }
-    if fake is not None:
-        env |= {
-            "DISCORD_API_BASE_URL": fake.api_base,
-            "DISCORD_GATEWAY_URL": fake.gateway_url,
-            "DEV_GUILD_ID": str(fake.guild_id),
-        }
-    return env | extra
 
 
 class Bot:
@@ -86,7 +63,7 @@ async def running_bot(fake: FakeDiscord, tmp_path: Path, *args: str,
                       db: Path | None = None) -> AsyncIterator[Bot]:
     token = f"limits.{secrets.token_hex(8)}"
     assert fake.allowed_tokens is None
-    bot = await _spawn(_env(fake, db or tmp_path / "bot.sqlite3", token), tmp_path, *args)
+    bot = await _spawn(bot_env(fake, db or tmp_path / "bot.sqlite3", token), tmp_path, *args)
     try:
         await fake.wait_until(lambda: fake.connected and fake.ready_sent.is_set(), timeout=30)
         await asyncio.sleep(0.3)  # the guild reaches the bot's cache
@@ -191,14 +168,14 @@ async def test_first_run_failures_name_the_setting(tmp_path: Path) -> None:
     await fake.start()
     try:
         cases = {
-            "DISCORD_TOKEN": _env(fake, tmp_path / "a.sqlite3", "bad.token"),
-            "DEV_GUILD_ID": _env(fake, tmp_path / "b.sqlite3", "good.token",
+            "DISCORD_TOKEN": bot_env(fake, tmp_path / "a.sqlite3", "bad.token"),
+            "DEV_GUILD_ID": bot_env(fake, tmp_path / "b.sqlite3", "good.token",
                                  DEV_GUILD_ID="424242424242"),
-            "DATABASE_PATH": _env(fake, tmp_path / "no" / "such" / "dir" / "c.sqlite3",
+            "DATABASE_PATH": bot_env(fake, tmp_path / "no" / "such" / "dir" / "c.sqlite3",
                                   "good.token"),
-            "DISCORD_GATEWAY_URL": _env(fake, tmp_path / "d.sqlite3", "good.token",
+            "DISCORD_GATEWAY_URL": bot_env(fake, tmp_path / "d.sqlite3", "good.token",
                                         DISCORD_GATEWAY_URL="ws://127.0.0.1:9/gateway"),
-            "DISCORD_API_BASE_URL": _env(fake, tmp_path / "e.sqlite3", "good.token",
+            "DISCORD_API_BASE_URL": bot_env(fake, tmp_path / "e.sqlite3", "good.token",
                                          DISCORD_API_BASE_URL="http://127.0.0.1:9/api/v10"),
         }
         bots = {name: await _spawn(env, tmp_path) for name, env in cases.items()}

@@ -27,7 +27,7 @@ import pytest
 from data import Store
 from tests.data.pg_server import NOT_INSTALLED, TempPostgres, find_bindir
 from tests.support.fake_discord import FakeDiscord, FakeGuild, FakeUser
-from tests.test_wire_game import _play_turn, _refusal, _until_board
+from tests.support.wire import play_turn, refusal, until_board
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -87,17 +87,17 @@ async def _table_with_computers(fake: FakeDiscord, me: FakeUser, channel: int) -
     found = re.search(r"Table #(\d+)", str((opened.callback_data or {}).get("content")))
     assert found is not None, opened.callback_data
     table = int(found.group(1))
-    board, _ = await _until_board(fake, channel, lambda v: v.phase == "lobby")
+    board, _ = await until_board(fake, channel, lambda v: v.phase == "lobby")
     for seats in (2, 3, 4):
         await asyncio.sleep(0.3)  # longer than the board interval: nothing pending
         chooser = await (await fake.click(me, board, f"tl:b:{table}:addai")).response(5)
         assert chooser.original is not None, chooser.callback_data
         added = await (await fake.click(me, chooser.original, f"tl:ai:{table}:normal")).response(5)
         assert added.callback_type == 7, added.callback_data
-        board, _ = await _until_board(
+        board, _ = await until_board(
             fake, channel, lambda v, n=seats: v.phase == "lobby" and v.seats == n)
     started = await (await fake.click(me, board, f"tl:b:{table}:start")).response(5)
-    assert _refusal(started) is None, started.callback_data
+    assert refusal(started) is None, started.callback_data
     return table
 
 
@@ -108,16 +108,16 @@ async def _play_to_the_end(fake: FakeDiscord, me: FakeUser, channel: int, table:
     deadline = time.monotonic() + 180  # generous: the suite runs it on a loaded machine
     turns = 0
     while True:
-        board, view = await _until_board(
+        board, view = await until_board(
             fake, channel, lambda v: v.phase == "over" or v.turn_user == me.id, timeout=60)
         if view.phase == "over" and midway is not None:  # won at once: deal again
             again = await (await fake.click(me, board, f"tl:b:{table}:again")).response(5)
-            assert _refusal(again) is None, again.callback_data
-            await _until_board(fake, channel, lambda v: v.phase != "over")
+            assert refusal(again) is None, again.callback_data
+            await until_board(fake, channel, lambda v: v.phase != "over")
             continue
         if view.phase == "over":
             return
-        await _play_turn(fake, me, board, view, table)
+        await play_turn(fake, me, board, view, table)
         turns += 1
         assert time.monotonic() < deadline, "the game did not end within 180 s"
         if midway is not None:

@@ -15,7 +15,6 @@ edit refused with 401 would count towards Discord's limit of invalid requests.""
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import secrets
 import signal
@@ -29,8 +28,7 @@ from benchmarks.load import choose_play, hand_button, hand_cards
 from cogs import words
 from engine import Card, parse_cards
 from tests.support.fake_discord import FakeDiscord, FakeUser, InteractionHandle, StoredMessage
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from tests.support.wire import bot_env, newest_board
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
 
@@ -85,19 +83,7 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
     await fake.start()
     channel = fake.channel("tienlen").id
     people = [fake.user(name) for name in ("alice", "bob", "carol", "dave")]
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": token,
-        "DATABASE_PATH": str(tmp_path / "wire.sqlite3"),
-        "DISCORD_API_BASE_URL": fake.api_base,
-        "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "DEV_GUILD_ID": str(fake.guild_id),
-        "LOG_LEVEL": "INFO",
-        "BOARD_EDIT_INTERVAL": "0.2",
-        "PYTHONPATH": os.pathsep.join(
-            p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p
-        ),
-    }
+    env = bot_env(fake, tmp_path / "wire.sqlite3", token)
     log_path = tmp_path / "bot.log"
     with open(log_path, "wb") as log:
         proc = await asyncio.create_subprocess_exec(
@@ -113,9 +99,7 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
         table = int(re.search(r"Table #(\d+)", opened.callback_data["content"]).group(1))  # type: ignore[index, union-attr]
 
         def board() -> StoredMessage | None:
-            boards = [m for m in fake.channel_messages(channel)
-                      if m.embeds and f"table #{table}" in str(m.embeds[0].get("title"))]
-            return boards[-1] if boards else None
+            return newest_board(fake, channel)
 
         await fake.wait_until(lambda: board() is not None, 5)
         for person in people[1:]:

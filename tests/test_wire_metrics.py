@@ -20,7 +20,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support.fake_discord import FakeDiscord
-from tests.test_wire_game import _board, _play_turn, _refusal, _until_board
+from tests.support.wire import newest_board, play_turn, refusal, until_board
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -102,28 +102,28 @@ async def test_metrics_move_during_a_game_and_health_follows_the_connection(
 
         opened = await (await fake.slash(me, "tienlen", "start", channel=channel)).response(5)
         table = int(re.search(r"Table #(\d+)", opened.callback_data["content"]).group(1))  # type: ignore[index, union-attr]
-        board, _ = await _until_board(fake, channel, lambda v: v.phase == "lobby")
+        board, _ = await until_board(fake, channel, lambda v: v.phase == "lobby")
         assert value(await scrape(port), "tienlen_open_tables") == 1
         for seats in (2, 3, 4):
             await asyncio.sleep(0.3)
             chooser = await (await fake.click(me, board, f"tl:b:{table}:addai")).response(5)
             assert chooser.original is not None
             await (await fake.click(me, chooser.original, f"tl:ai:{table}:normal")).response(5)
-            board, _ = await _until_board(
+            board, _ = await until_board(
                 fake, channel, lambda v, n=seats: v.phase == "lobby" and v.seats == n)
         started = await (await fake.click(me, board, f"tl:b:{table}:start")).response(5)
-        assert _refusal(started) is None, started.callback_data
+        assert refusal(started) is None, started.callback_data
         deadline = time.monotonic() + 90
         while True:
-            board, view = await _until_board(
+            board, view = await until_board(
                 fake, channel, lambda v: v.phase == "over" or v.turn_user == me.id, timeout=20)
             if view.phase == "over":
                 break
-            await _play_turn(fake, me, board, view, table)
+            await play_turn(fake, me, board, view, table)
             assert time.monotonic() < deadline, "the game did not end within 90 s"
             await fake.wait_until(
                 lambda b=board, e=board.edit_count: (
-                    _board(fake, channel) is not b or b.edit_count > e),
+                    newest_board(fake, channel) is not b or b.edit_count > e),
                 10,
             )
 

@@ -21,7 +21,7 @@ from PIL import Image
 from benchmarks.load import board_table_id, choose_play, hand_button, hand_cards, read_board
 from cogs.pictures import emoji_names
 from tests.support.fake_discord import FakeDiscord, StoredMessage
-from tests.test_wire_game import _play_turn, _until_board
+from tests.support.wire import play_turn, until_board
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -98,12 +98,12 @@ async def test_a_game_with_pictures_over_the_wire(tmp_path: Path) -> None:
 
         opened = await (await fake.slash(me, "tienlen", "start", channel=channel)).response(5)
         table = int(re.search(r"Table #(\d+)", opened.callback_data["content"]).group(1))  # type: ignore[index, union-attr]
-        board, _ = await _until_board(fake, channel, lambda v: v.phase == "lobby")
+        board, _ = await until_board(fake, channel, lambda v: v.phase == "lobby")
         assert board.data["attachments"] == []  # no picture before the game
         chooser = await (await fake.click(me, board, f"tl:b:{table}:addai")).response(5)
         assert chooser.original is not None
         await (await fake.click(me, chooser.original, f"tl:ai:{table}:normal")).response(5)
-        board, _ = await _until_board(fake, channel, lambda v: v.phase == "lobby" and v.seats == 2)
+        board, _ = await until_board(fake, channel, lambda v: v.phase == "lobby" and v.seats == 2)
         await asyncio.sleep(0.3)
         started = await (await fake.click(me, board, f"tl:b:{table}:start")).response(5)
         assert started.callback_type == 7, started.callback_data
@@ -129,7 +129,7 @@ async def test_a_game_with_pictures_over_the_wire(tmp_path: Path) -> None:
         first_board: int | None = None
         deadline = time.monotonic() + 90
         while True:
-            board, view = await _until_board(
+            board, view = await until_board(
                 fake, channel, lambda v: v.phase == "over" or v.turn_user == me.id, timeout=20
             )
             if view.phase == "over":
@@ -138,7 +138,7 @@ async def test_a_game_with_pictures_over_the_wire(tmp_path: Path) -> None:
                 first_board = board.id
                 await _act_after_deleting_the_board(fake, me, board, table)
             else:
-                await _play_turn(fake, me, board, view, table)
+                await play_turn(fake, me, board, view, table)
             assert time.monotonic() < deadline, "the game did not end within 90 s"
             await fake.wait_until(
                 lambda b=board, e=board.edit_count: (

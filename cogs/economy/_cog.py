@@ -114,8 +114,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard.guarded(interaction, f"leaderboard {self.scope} page button"):
             if not 1 <= self.page <= MAX_PAGE or interaction.guild_id is None:
-                raise guard.Refused(guard.say(guard.language(interaction),
-                                              "This button is not known any more."))
+                raise guard.Refused(guard.reader(interaction).marked(guard.UNKNOWN_BUTTON))
             bot = interaction.client
             await show_leaderboard(interaction, bot.store, self.scope, self.by, self.page,
                                    edit=True)

@@ -11,81 +11,9 @@ cause and data, results are structured (`cogs.tables.live`); the Discord side wo
 * `budget`: `RestBudget`, the one scheduler of every REST request the bot makes on its own.
 """
 
-from .budget import RestBudget
-from .errors import (
-    ActionRefused,
-    AlreadySeated,
-    BadSeatCount,
-    BadStake,
-    CardsGone,
-    ChannelHasTable,
-    GameInProgress,
-    GameNotOver,
-    NoGame,
-    NotEnoughChips,
-    NotHost,
-    NotSeated,
-    ShortOfChips,
-    StoreRefused,
-    TableChanged,
-    TableClosed,
-    TableError,
-    TableFull,
-    TableGone,
-    TooFewSeats,
-    UnknownLevel,
-)
-from .live import (
-    Charge,
-    CloseReason,
-    GameResults,
-    LegacyResults,
-    LiveTable,
-    PlaceResult,
-    Player,
-    Results,
-    TableClosedResults,
-    TablePhase,
-)
-from .scheduling import BOARD_MAX_AGE, MAX_TIMEOUTS, BoardUnavailable, Publisher
-from .service import TableService
-
-__all__ = [
-    "BOARD_MAX_AGE",
-    "MAX_TIMEOUTS",
-    "ActionRefused",
-    "AlreadySeated",
-    "BadSeatCount",
-    "BadStake",
-    "BoardUnavailable",
-    "CardsGone",
-    "ChannelHasTable",
-    "Charge",
-    "CloseReason",
-    "GameInProgress",
-    "GameNotOver",
-    "GameResults",
-    "LegacyResults",
-    "LiveTable",
-    "NoGame",
-    "NotEnoughChips",
-    "NotHost",
-    "NotSeated",
-    "PlaceResult",
-    "Player",
-    "Publisher",
-    "RestBudget",
-    "Results",
-    "ShortOfChips",
-    "StoreRefused",
-    "TableChanged",
-    "TableClosed",
-    "TableClosedResults",
-    "TableError",
-    "TableFull",
-    "TableGone",
-    "TablePhase",
-    "TableService",
-    "TooFewSeats",
-    "UnknownLevel",
-]
+# Each module's `__all__` is the package's API; the package re-exports all of them.
+from .budget import *
+from .errors import *
+from .live import *
+from .scheduling import *
+from .service import *

@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+__all__ = ["RestBudget", "Staleness"]
+
 CHANNEL_MARGIN = 0.25  # seconds added to a channel's window: clocks and latency differ a little
 
 

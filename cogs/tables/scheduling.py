@@ -22,6 +22,8 @@ from .live import CloseReason, LiveTable, TableClosedResults, TablePhase
 
 log = logging.getLogger("cogs.tables")
 
+__all__ = ["BOARD_MAX_AGE", "MAX_TIMEOUTS", "BoardUnavailable", "Publisher"]
+
 BOARD_MAX_AGE = timedelta(minutes=50)
 MAX_TIMEOUTS = 2
 

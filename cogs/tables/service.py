@@ -60,6 +60,8 @@ from .live import (
 )
 from .scheduling import Publisher, Scheduling
 
+__all__ = ["TableService"]
+
 log = logging.getLogger("cogs.tables")
 
 MIN_SEATS, MAX_SEATS = 2, 8

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import glossary, guard, words
-from cogs.i18n import N_, Words, person_language, table_language
+from cogs.i18n import N_, NP_, Words, person_language, table_language
 from cogs.i18n import words as words_of
 from cogs.tables import (
     ChannelHasTable,
@@ -27,7 +27,7 @@ from cogs.tables import (
     TableService,
 )
 from data import GuildSettings
-from engine import Level, Phase, Rules
+from engine import Level, Phase, RuleOptionError, Rules, TienLenError
 from engine.ai import choose_returns, observe, suggest
 
 from . import _pictures as pictures
@@ -45,13 +45,30 @@ C = TypeVar("C", bound="TienLenCog")
 
 
 class Refusal(Exception):
-    """A refusal of the Discord side itself (a bad option, no table here): a message marked with
-    ``N_`` and its values, worded in the reader's language."""
+    """A refusal of the Discord side itself (no table here, a forged button): a message marked
+    with ``N_`` and its values, worded in the reader's language."""
 
     def __init__(self, message: str, **values: object) -> None:
         super().__init__(message.format(**values))  # the English sentence, for logs and tests
         self.message = message
         self.values = values
+
+    def text(self, w: Words) -> str:
+        return w.marked(self.message, **self.values)
+
+
+class EngineRefusal(Refusal):
+    """An engine refusal met before any table is involved (a rule option that is not one),
+    worded from its cause and data like every engine refusal."""
+
+    def __init__(self, error: TienLenError) -> None:
+        english = glossary.engine_refusal(words_of("en"), error)
+        Exception.__init__(self, english)  # for logs and tests, like a Refusal's
+        self.message, self.values = english, {}
+        self.error = error
+
+    def text(self, w: Words) -> str:
+        return glossary.engine_refusal(w, self.error)
 
 
 PresetName = Literal["southern", "pagat", "vc", "online"]  # Rules.preset_names(), tested
@@ -71,32 +88,18 @@ def _language_name(w: Words, setting: str) -> str:
 
 
 def parse_options(base: Rules, text: str | None) -> Rules:
-    """`card_exchange=tribute end=first_out` → a copy of `base` with those options changed."""
+    """`card_exchange=tribute end=first_out` → a copy of `base` with those options changed.
+
+    The engine judges the options; its refusal (cause and data, with what the user typed
+    clipped) is worded by the glossary like every engine refusal."""
     if not text or not text.strip():
         return base
-    parts = text.replace(",", " ").split()
-    update: dict[str, str] = {}
-    for part in parts:
-        name, sep, value = part.partition("=")
-        if not sep or not value:
-            raise Refusal(N_("Write each option as name=value; {part} is not."),
-                          part=guard.clip(part))
-        if name not in Rules.model_fields:
-            raise Refusal(N_("There is no rule option {name}. Options: {options}."),
-                          name=guard.clip(name), options=", ".join(Rules.model_fields))
-        update[name] = value
     try:
-        return base.with_options(parts)
-    except ValueError:
-        # Name the first option whose value is refused on its own (else the whole text).
-        for name, value in update.items():
-            try:
-                base.with_options([f"{name}={value}"])
-            except ValueError:
-                raise Refusal(N_("Option {option}: {value} is not allowed."),
-                              option=guard.clip(name), value=guard.clip(value)) from None
-        raise Refusal(N_("Option {option}: {value} is not allowed."), option="options",
-                      value=guard.clip(text)) from None
+        return base.with_options(text.replace(",", " ").split())
+    except RuleOptionError as error:
+        error.data = {k: guard.clip(v) if isinstance(v, str) else v
+                      for k, v in error.data.items()}
+        raise EngineRefusal(error) from None
 
 
 def person(interaction: discord.Interaction[Any]) -> Words:
@@ -139,32 +142,34 @@ def server_defaults(stored: GuildSettings) -> GuildSettings:
                                turn_reminder=reminder)
 
 
-# What a table needs from the bot in its channel: (permission flag, the name Discord shows).
+# What a table needs from the bot in its channel: (permission flag, the name Discord shows, in
+# the catalogues with the names of Discord's own Vietnamese client).
 NEEDED_PERMISSIONS = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("read_message_history", "Read Message History"),
+    ("view_channel", NP_("Discord permission", "View Channel")),
+    ("send_messages", NP_("Discord permission", "Send Messages")),
+    ("embed_links", NP_("Discord permission", "Embed Links")),
+    ("read_message_history", NP_("Discord permission", "Read Message History")),
 )
 # And with card pictures on: the board and hand pictures (files) and the card emoji on the
 # buttons (the application's own emoji, which Discord treats as external to the server).
 PICTURE_PERMISSIONS = (
-    ("attach_files", "Attach Files"),
-    ("use_external_emojis", "Use External Emojis"),
+    ("attach_files", NP_("Discord permission", "Attach Files")),
+    ("use_external_emojis", NP_("Discord permission", "Use External Emojis")),
 )
+IN_THREADS = ("send_messages_in_threads", NP_("Discord permission", "Send Messages in Threads"))
 
 
 def missing_permissions(interaction: discord.Interaction[Any], *,
-                        pictures: bool = True) -> list[str]:
+                        pictures: bool = True) -> list[tuple[str, str]]:
     """The permissions the bot lacks in the interaction's channel (Send Messages in Threads
-    replaces Send Messages in a thread), as Discord names them; ``pictures``: card pictures are
-    on (the server's setting)."""
+    replaces Send Messages in a thread), as Discord names them: (context, name) for
+    `Words.pgettext`; ``pictures``: card pictures are on (the server's setting)."""
     perms = interaction.app_permissions
     in_thread = isinstance(interaction.channel, discord.Thread)
     missing = []
     for flag, name in NEEDED_PERMISSIONS + (PICTURE_PERMISSIONS if pictures else ()):
         if flag == "send_messages" and in_thread:
-            flag, name = "send_messages_in_threads", "Send Messages in Threads"
+            flag, name = IN_THREADS
         if not getattr(perms, flag):
             missing.append(name)
     return missing
@@ -251,7 +256,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         except TableError as error:
             await _reply(interaction, words.refusal(w, error))
         except Refusal as error:
-            await _reply(interaction, w.marked(error.message, **error.values))
+            await _reply(interaction, error.text(w))
         except guard.Refused as error:
             await _reply(interaction, error.text)
         except Exception as error:
@@ -262,8 +267,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         a table of another channel or server)."""
         live = await self.service.get(table_id)
         if live.table.channel_id != interaction.channel_id:
-            raise guard.Refused(guard.say(guard.language(interaction),
-                                          "This button belongs to a table in another channel."))
+            raise guard.Refused(guard.reader(interaction).marked(guard.OTHER_CHANNEL))
         return live
 
     async def _show_board(self, interaction: discord.Interaction[Any], live: LiveTable) -> None:

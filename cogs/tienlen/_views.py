@@ -115,17 +115,17 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    label=(button.label or "") if button else "",
                    style=button.style if button else discord.ButtonStyle.secondary)
         if table_id is None:
-            made.problem = "This button's table id is not valid."
+            made.problem = guard.BAD_TABLE_ID
         return made
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with pressed(self, interaction, f"table {self.table_id}: board button"):
-            lang = guard.language(interaction)
+            w = guard.reader(interaction)
             if self.problem:
-                raise guard.Refused(guard.say(lang, self.problem))
+                raise guard.Refused(w.marked(self.problem))
             if _on_hand(interaction):
-                raise guard.Refused(guard.say(
-                    lang, "This button belongs on the table's board, not on a hand."))
+                raise guard.Refused(w._("This button belongs on the table's board, not on a "
+                                        "hand."))
             await _cog(interaction).on_board_button(interaction, self.table_id, self.action)
 
 
@@ -147,16 +147,16 @@ class AiLevelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         table_id = _snowflake(match["table"])
         made = cls(table_id or 0, match["level"])
         if table_id is None:
-            made.problem = "This button's table id is not valid."
+            made.problem = guard.BAD_TABLE_ID
         return made
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with pressed(self, interaction, f"table {self.table_id}: computer level button"):
-            lang = guard.language(interaction)
+            w = guard.reader(interaction)
             if self.problem:
-                raise guard.Refused(guard.say(lang, self.problem))
+                raise guard.Refused(w.marked(self.problem))
             if not _on_hand(interaction):
-                raise guard.Refused(guard.say(lang, "This button is not known any more."))
+                raise guard.Refused(w.marked(guard.UNKNOWN_BUTTON))
             await _cog(interaction).on_add_computer(interaction, self.table_id, self.level)
 
 
@@ -190,20 +190,20 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         op = match["op"]
         made = cls(table_id or 0, press or 0, sel.decode(match["sel"]), op)
         if table_id is None or press is None:
-            made.problem = "This button's table id is not valid."
+            made.problem = guard.BAD_TABLE_ID
         elif match["code"] is not None and int(match["code"]) >= sel.MAX_CODES:
-            made.problem = "This button's card is not in any deck."
+            made.problem = guard.NO_SUCH_CARD
         return made
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         kind = "card" if self.op[1:].isdigit() else self.op  # a card code would reveal the hand
         async with pressed(self, interaction, f"table {self.table_id}: hand button {kind}"):
-            lang = guard.language(interaction)
+            w = guard.reader(interaction)
             if self.problem:
-                raise guard.Refused(guard.say(lang, self.problem))
+                raise guard.Refused(w.marked(self.problem))
             if not _on_hand(interaction):
-                raise guard.Refused(guard.say(
-                    lang, "This button belongs on your private hand, not on this message."))
+                raise guard.Refused(w._("This button belongs on your private hand, not on this "
+                                        "message."))
             await _cog(interaction).on_hand_button(interaction, self.table_id, self.press,
                                                    self.mask, self.op)
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_asyncio
 import simcord
 
@@ -16,6 +17,27 @@ from cogs.tables import RestBudget
 from data import Store
 
 SEED = 20261130  # real randomness, injected: every test deals the same way on every run
+
+
+SETTLE_POLL = 0.002
+"""Seconds SimCord waits between looks while it settles the bot's work after an interaction."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _settle_promptly() -> Iterator[None]:
+    """SimCord settles the bot's work after every interaction by polling what is still running
+    every 50 ms (`idle`, which only its public `settle()` takes). After each move the bot replaces
+    its turn-clock and reminder tasks, and the old tasks' done callbacks make that poll sleep its
+    full 50 ms each time: a third of a SimCord game's wall time, with nothing to do. Poll every
+    2 ms instead; what is settled, and the deadline, stay SimCord's own."""
+    original = simcord.Env._settle_internal
+
+    async def settle(self: simcord.Env, *, idle: float = 0.05, **options: Any) -> None:
+        await original(self, idle=min(idle, SETTLE_POLL), **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(simcord.Env, "_settle_internal", settle)
+        yield
 
 
 def make_settings(**overrides: Any) -> Settings:

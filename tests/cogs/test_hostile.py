@@ -85,7 +85,7 @@ async def test_leaderboard_refusal_is_in_vietnamese_for_a_vietnamese_client(worl
         result = await forge_slash(alice, world.channel, "leaderboard", [opt("page", 0)])
     finally:
         wire.base_payload = base  # type: ignore[assignment]
-    refused(result, "**page** phải là một số nguyên từ 1 đến 10,000")
+    refused(result, "**page** phải là một số nguyên từ 1 đến 10.000")  # Vietnamese: 10.000
 
 
 async def test_stats_with_a_user_discord_did_not_resolve(world: Any) -> None:

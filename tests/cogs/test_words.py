@@ -224,3 +224,16 @@ def test_computer_players_are_named_in_the_readers_language() -> None:
     assert words.player(VI, CPU) == "Máy 1 (khó)"
     assert words.player(EN, CPU) == "Computer 1 (hard)"
     assert words.player(VI, Player("Lan")) == "Lan"  # any other name stays as it is
+
+
+def test_missing_permissions_are_named_as_discords_client_names_them() -> None:
+    from cogs.tienlen._cog import IN_THREADS, NEEDED_PERMISSIONS, PICTURE_PERMISSIONS
+
+    names = [name for _, name in NEEDED_PERMISSIONS + PICTURE_PERMISSIONS] + [IN_THREADS[1]]
+    en = words.missing_permissions(EN, names)
+    assert "View Channel, Send Messages, Embed Links, Read Message History" in en
+    assert "Send Messages in Threads" in en
+    vi = words.missing_permissions(VI, names)
+    assert ("Xem kênh, Gửi tin nhắn, Nhúng liên kết, Đọc lịch sử tin nhắn, Đính kèm tệp, "
+            "Sử dụng emoji bên ngoài, Gửi tin nhắn trong chủ đề") in vi
+    assert "Embed" not in vi and "Channel" not in vi

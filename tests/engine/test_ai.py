@@ -80,6 +80,7 @@ def test_card_exchange_returns_and_next_games() -> None:
         _play(game, ["hard", "normal", "easy", "expert"], seed=i, budget_ms=3)
 
 
+@pytest.mark.no_cover  # many random games: the unit tests cover these lines
 def test_expert_plays_legally_with_a_tiny_budget() -> None:
     for preset in PRESETS:
         rules = Rules.preset(preset)
@@ -248,6 +249,7 @@ def _sampler_for(game: Game, me: int, rng: random.Random):  # type: ignore[no-un
     return obs, unseen, sampler
 
 
+@pytest.mark.no_cover  # many random games: the unit tests cover these lines
 def test_reject_sampler_deals_fit_the_counts_and_the_opponents_decisions(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -279,6 +281,7 @@ def _midgames(seeds: range, actions: int) -> Iterator[tuple[int, Game, int]]:
             yield seed, game, game.current
 
 
+@pytest.mark.no_cover  # many random games: the unit tests cover these lines
 def test_reject_sampler_places_hidden_cards_better_than_uniform_deals() -> None:
     from engine.ai.search import _unseen_bits
 

@@ -365,6 +365,7 @@ def _random_combo_cards(rng: random.Random) -> list[Card]:
     return out
 
 
+@pytest.mark.no_cover  # checked against a slow reference: the unit tests cover these lines
 @pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.parametrize("context_rule", [False, True])
 def test_can_beat_matches_reference(preset: str, context_rule: bool) -> None:
@@ -379,6 +380,7 @@ def test_can_beat_matches_reference(preset: str, context_rule: bool) -> None:
         assert can_beat(ca, cb, rules, chop_context=ctx) is _ref_beats(a, b, rules, ctx), (a, b)
 
 
+@pytest.mark.no_cover  # checked against a slow reference: the unit tests cover these lines
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(full_deck()), min_size=0, max_size=9, unique=True))
 def test_classify_matches_reference(cards: list[Card]) -> None:
@@ -389,6 +391,7 @@ def test_classify_matches_reference(cards: list[Card]) -> None:
         assert result.top == max(cards, key=lambda c: _ref_key(c, SOUTHERN))
 
 
+@pytest.mark.no_cover  # checked against a slow reference: the unit tests cover these lines
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(full_deck()), min_size=1, max_size=10))
 def test_classify_two_decks_matches_reference(cards: list[Card]) -> None:
@@ -431,6 +434,7 @@ def _check_generation(hand: list[Card], rules: Rules, decks: int, rng: random.Ra
             assert set(got) == want, (table, ctx)
 
 
+@pytest.mark.no_cover  # checked against a slow reference: the unit tests cover these lines
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_generation_matches_brute_force(preset: str) -> None:
     rules = PRESETS[preset]
@@ -447,6 +451,7 @@ def test_generation_matches_brute_force(preset: str) -> None:
             _check_generation(hand, rules, 1, rng)
 
 
+@pytest.mark.no_cover  # checked against a slow reference: the unit tests cover these lines
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_generation_with_double_quads_matches_brute_force(preset: str) -> None:
     rng = random.Random(7 + len(preset))

@@ -130,6 +130,7 @@ def _run_game(rules: Rules, seats: int, seed: int, check_all: bool,
 
 
 @pytest.mark.slow
+@pytest.mark.no_cover  # many random games: the unit tests cover these lines
 @pytest.mark.parametrize("preset", PRESETS)
 def test_random_self_play(preset: str) -> None:
     variants = _variants(preset)
@@ -192,6 +193,7 @@ def test_mid_game_round_trip(preset: str) -> None:
             assert restored.legal_plays(seat) == game.legal_plays(seat)
 
 
+@pytest.mark.no_cover  # many random games: the unit tests cover these lines
 @pytest.mark.parametrize("preset", PRESETS)
 def test_many_fast_games(preset: str) -> None:
     """1,000 games per preset through the fast paths the computer players use."""

@@ -10,6 +10,7 @@ from engine import (
     Game,
     IllegalPlay,
     InvalidCards,
+    RuleOptionError,
     Rules,
     TienLenError,
     classify,
@@ -89,6 +90,21 @@ def test_cards_that_are_not_cards() -> None:
     assert error.data["times"] == 2
 
 
+def test_rule_option_texts_carry_the_option_and_the_text() -> None:
+    error = _refusal(lambda: Rules().with_options(["cong"]))
+    assert isinstance(error, RuleOptionError)
+    assert (error.cause, error.data) == (Cause.OPTION_FORMAT, {"part": "cong"})
+    error = _refusal(lambda: Rules().with_options(["cong=on", "cnog=on"]))
+    assert error.cause is Cause.UNKNOWN_OPTION
+    assert error.data["name"] == "cnog"
+    assert error.data["options"] == tuple(Rules.model_fields)
+    error = _refusal(lambda: Rules().with_options(["cong=on", "suit_order=QQQQ"]))
+    assert error.cause is Cause.OPTION_VALUE
+    assert error.data == {"name": "suit_order", "value": "QQQQ"}
+    assert "option suit_order" in str(error)  # the English message stays for logs
+    assert Rules().with_options(["cong=on"]).cong is True
+
+
 def test_every_error_class_has_a_cause() -> None:
     import engine.errors as errors
 
@@ -96,4 +112,5 @@ def test_every_error_class_has_a_cause() -> None:
         cls = getattr(errors, name)
         if isinstance(cls, type) and issubclass(cls, TienLenError) and cls is not TienLenError:
             error = cls("x")
-            assert error.cause is not None or cls in (errors.IllegalPlay, errors.WrongPhase), name
+            assert error.cause is not None or cls in (
+                errors.IllegalPlay, errors.WrongPhase, errors.RuleOptionError), name

@@ -19,6 +19,9 @@ from engine.cards import Card, full_deck
 from engine.combos import ComboKind
 from engine.settle import settle
 
+# Many random games: the unit tests cover these lines; coverage's tracer would triple the time.
+pytestmark = pytest.mark.no_cover
+
 GAMES = 1000
 BASE = Rules()
 

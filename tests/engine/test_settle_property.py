@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 from engine import Game, Rules
 from engine.settle import Settlement, settle
 
+# Many random games: the unit tests cover these lines; coverage's tracer would triple the time.
+pytestmark = pytest.mark.no_cover
+
 PRESETS = ["southern", "pagat", "vc", "online"]
 
 
