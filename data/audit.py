@@ -76,7 +76,7 @@ async def audit(conn: Conn) -> Report:
         "(SELECT COALESCE(SUM(chips), 0) FROM players)"
     )
     report.facts.append(
-        f"{players} players holding {chips_total} chips; {ledger_rows} ledger rows; "
+        f"{players} players holding {int(chips_total)} chips; {ledger_rows} ledger rows; "
         f"schema version {version}"
     )
 

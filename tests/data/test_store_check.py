@@ -203,3 +203,14 @@ def test_killed_writer_leaves_a_sound_database(db_url: str) -> None:
     assert report.ok, report.faults
     [(finished,)] = sql(db_url, "SELECT COUNT(*) FROM games WHERE status = 'finished'")
     assert finished >= 20
+
+
+async def test_a_round_chip_total_reads_as_a_number(db_url: str) -> None:
+    """PostgreSQL's SUM of integers is a decimal: 10000 must not read "1E+4"."""
+    store = await Store.open(db_url, starting_chips=5000)
+    try:
+        await store.ensure_player(GUILD, 1)
+        await store.ensure_player(GUILD, 2)
+    finally:
+        await store.close()
+    assert "2 players holding 10000 chips" in check(db_url).facts[0]
