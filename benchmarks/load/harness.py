@@ -269,6 +269,8 @@ class Harness:
     ) -> None:
         assert self.fake is not None and table.id is not None
         await self.think()
+        if board.find_component(f"tl:b:{table.id}:hand") is None:
+            return  # the game ended while the person thought: the board shows no hand button
         opened = await self.click(me, board, f"tl:b:{table.id}:hand")
         if (text := self.rejection(opened)) is not None:
             self.note_rejection(text)
@@ -301,10 +303,12 @@ class Harness:
                 if choice is None:
                     return
             for card in choice:
+                await self.think()
+                # The button as the hand shows it now: a refresh may have redrawn the hand while
+                # the person thought (a client sends what it shows).
                 comp = next((c for k, c in hand_cards(hand) if k == card), None)
                 if comp is None:
                     raise RuntimeError(f"no button for {card} on the hand")
-                await self.think()
                 answer = await self.click(me, hand, str(comp["custom_id"]))
                 if (text := self.rejection(answer)) is not None:
                     self.note_rejection(text)
@@ -323,10 +327,10 @@ class Harness:
 
     async def press(self, me: FakeUser, hand: StoredMessage, op: str) -> str | None:
         """Press an action button of the hand; returns the refusal text, or None when done."""
-        comp = hand_button(hand, op)
+        await self.think()
+        comp = hand_button(hand, op)  # as the hand shows it after the thinking (see take_turn)
         if comp is None or comp.get("disabled"):
             return f"{op} is disabled"
-        await self.think()
         answer = await self.click(me, hand, str(comp["custom_id"]))
         return self.rejection(answer)
 
