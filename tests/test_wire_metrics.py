@@ -141,8 +141,10 @@ async def test_metrics_move_during_a_game_and_health_follows_the_connection(
         assert value(after, "tienlen_rest_budget_granted_total") > value(
             before, "tienlen_rest_budget_granted_total")
         assert value(after, "tienlen_store_seconds_count", operation="settle_game") == 1
-        assert value(after, "tienlen_store_seconds_count", operation="save_game") > value(
+        saves = value(after, "tienlen_store_seconds_count", operation="save_game") - value(
             before, "tienlen_store_seconds_count", operation="save_game")
+        # every move is saved; a deal won at once (the deals are not seeded) has no move
+        assert saves > 0 or "wins at once" in board.text(), board.text()
         shards = {labels: v for (name, labels), v in after.items()
                   if name == "tienlen_shard_latency_seconds"}
         assert list(shards) == [(("shard", "0"),)]
