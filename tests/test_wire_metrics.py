@@ -6,7 +6,6 @@ while the bot is connected, 503 while Discord has dropped it, and 200 again once
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import secrets
 import signal
@@ -20,9 +19,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support.fake_discord import FakeDiscord
-from tests.support.wire import newest_board, play_turn, refusal, until_board
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from tests.support.wire import bot_env, newest_board, play_turn, refusal, until_board
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
 
@@ -64,22 +61,7 @@ async def test_metrics_move_during_a_game_and_health_follows_the_connection(
     channel = fake.channel("tienlen").id
     me = fake.user("alice")
     port = free_port()
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": token,
-        "DATABASE_PATH": str(tmp_path / "wire.sqlite3"),
-        "DATABASE_URL": "",
-        "DISCORD_API_BASE_URL": fake.api_base,
-        "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "DEV_GUILD_ID": str(fake.guild_id),
-        "LOG_LEVEL": "INFO",
-        "AI_DELAY_SECONDS": "0.05",
-        "BOARD_EDIT_INTERVAL": "0.2",
-        "METRICS_PORT": str(port),
-        "PYTHONPATH": os.pathsep.join(
-            p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p
-        ),
-    }
+    env = bot_env(fake, tmp_path / "wire.sqlite3", token, DATABASE_URL="", METRICS_PORT=str(port))
     log_path = tmp_path / "bot.log"
     with open(log_path, "wb") as log:
         proc = await asyncio.create_subprocess_exec(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import os
 import re
 import secrets
 import signal
@@ -21,9 +20,7 @@ from PIL import Image
 from benchmarks.load import board_table_id, choose_play, hand_button, hand_cards, read_board
 from cogs.pictures import emoji_names
 from tests.support.fake_discord import FakeDiscord, StoredMessage
-from tests.support.wire import play_turn, until_board
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from tests.support.wire import bot_env, play_turn, until_board
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
 
@@ -71,20 +68,7 @@ async def test_a_game_with_pictures_over_the_wire(tmp_path: Path) -> None:
         updates.append((read_board(message).phase, names, image))
 
     fake.message_listeners.append(watch)
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": token,
-        "DATABASE_PATH": str(tmp_path / "wire.sqlite3"),
-        "DISCORD_API_BASE_URL": fake.api_base,
-        "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "DEV_GUILD_ID": str(fake.guild_id),
-        "LOG_LEVEL": "INFO",
-        "AI_DELAY_SECONDS": "0.05",
-        "BOARD_EDIT_INTERVAL": "0.2",
-        "PYTHONPATH": os.pathsep.join(
-            p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p
-        ),
-    }
+    env = bot_env(fake, tmp_path / "wire.sqlite3", token)
     log_path = tmp_path / "bot.log"
     with open(log_path, "wb") as log:
         proc = await asyncio.create_subprocess_exec(
