@@ -12,7 +12,6 @@ leaderboard lists the players of both servers. Skipped only where PostgreSQL is 
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import secrets
 import signal
@@ -27,9 +26,7 @@ import pytest
 from data import Store
 from tests.data.pg_server import NOT_INSTALLED, TempPostgres, find_bindir
 from tests.support.fake_discord import FakeDiscord, FakeGuild, FakeUser
-from tests.support.wire import play_turn, refusal, until_board
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from tests.support.wire import REPO_ROOT, bot_env, play_turn, refusal, until_board
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL"),
               pytest.mark.slow]
@@ -144,18 +141,8 @@ async def test_two_shard_processes_share_one_postgresql(tmp_path: Path, database
                                         channel_names=("tienlen",))
         people[shard] = fake.add_user(name, guild=servers[shard])
     channels = {shard: next(iter(g.channels)) for shard, g in servers.items()}
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": token,
-        "DATABASE_URL": database,
-        "DATABASE_POOL_SIZE": "4",
-        "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "LOG_LEVEL": "INFO",
-        "AI_DELAY_SECONDS": "0.05",
-        "BOARD_EDIT_INTERVAL": "0.2",
-        "PYTHONPATH": os.pathsep.join(
-            p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p),
-    }
+    env = bot_env(None, tmp_path / "unused.sqlite3", token, DATABASE_URL=database,
+                  DATABASE_POOL_SIZE="4", DISCORD_GATEWAY_URL=fake.gateway_url)
     for name in ("DEV_GUILD_ID", "DATABASE_PATH", "REST_PROCESSES"):
         env.pop(name, None)
     bots = {0: BotProcess(fake, env, 0, "p0", tmp_path),
