@@ -142,6 +142,8 @@ class LoadResult:
             if self.run_seconds
             else 0,
             "rest_peak_per_s": self.rest_peak_per_s,
+            "bot_sent_peak": _int_or_none(self.staleness.get("sent_peak")),
+            "bot_held": _int_or_none(self.staleness.get("held")),
             "global_429": self.global_429,
             "route_429": self.route_429,
             "invalid_requests": self.invalid_requests,
@@ -200,7 +202,8 @@ class LoadResult:
             f"{self.board_posts} posts) · hand edits {s['hand_edits_per_s']}/s "
             f"({self.hand_edits} edits; {self.hands_gone} to dismissed or expired hands)",
             f"REST (limits {'on' if s['limits'] else 'off'})    "
-            f"{s['rest_requests_per_s']}/s mean, peak 1-s window {s['rest_peak_per_s']} · "
+            f"{s['rest_requests_per_s']}/s mean, peak 1-s window {s['rest_peak_per_s']} "
+            f"(as the bot sent them: {s['bot_sent_peak']}, {s['bot_held']} held) · "
             f"429s global {s['global_429']}, route {s['route_429']} · invalid requests "
             f"{s['invalid_requests']}",
             f"board staleness      p50 {s['staleness_p50_ms']} ms · p95 "
@@ -269,14 +272,26 @@ _STALE_RE = re.compile(
     r"board staleness: p50 ([0-9.]+) ms, p95 ([0-9.]+) ms, max ([0-9.]+) ms over (\d+)")
 
 
+def _int_or_none(value: float | None) -> int | None:
+    return None if value is None else int(value)
+
+
+_SENT_RE = re.compile(r"peak (\d+) sent in 1 s \((\d+) held")
+
+
 def scan_staleness(path: Path) -> dict[str, float]:
-    """The bot's last board-staleness line (its figures since the process started)."""
+    """The bot's last board-staleness line (its figures since the process started), with the
+    REST budget's own count of the busiest second (``sent_peak``, ``held``) when it gives one."""
     found: dict[str, float] = {}
     with open(path, "rb") as f:
         for raw in f:
-            if m := _STALE_RE.search(raw.decode(errors="replace")):
+            line = raw.decode(errors="replace")
+            if m := _STALE_RE.search(line):
                 found = {"p50": float(m.group(1)), "p95": float(m.group(2)),
                          "max": float(m.group(3)), "count": float(m.group(4))}
+                if sent := _SENT_RE.search(line):
+                    found["sent_peak"] = float(sent.group(1))
+                    found["held"] = float(sent.group(2))
     return found
 
 
