@@ -35,7 +35,6 @@ from typing import Any
 __all__ = ["RestBudget", "Staleness"]
 
 CHANNEL_MARGIN = 0.25  # seconds added to a channel's window: clocks and latency differ a little
-WIRE_WINDOW = 1.05  # the 1-s window of :meth:`RestBudget.leaving`, plus what latency may shift
 
 
 @dataclass(order=True)
@@ -103,12 +102,12 @@ class RestBudget:
 
     async def leaving(self) -> None:
         """A request counted by the global limit is leaving now: wait while ``per_second``
-        requests already left within the last second (and a little more: latency varies)."""
+        requests already left within the last second."""
         left = self._left
         held = False
         while True:
             now = self.clock()
-            while left and left[0] <= now - WIRE_WINDOW:
+            while left and left[0] <= now - 1.0:
                 left.popleft()
             if len(left) < self.window_limit:
                 left.append(now)
@@ -117,7 +116,7 @@ class RestBudget:
             if not held:
                 held = True
                 self.held_leaving += 1
-            await asyncio.sleep(left[0] + WIRE_WINDOW - now)
+            await asyncio.sleep(left[0] + 1.0 - now)
 
     def pause(self, seconds: float) -> None:
         """Discord answered 429: no request at all for ``seconds``."""
