@@ -51,6 +51,12 @@ def rest_trace(budget: RestBudget) -> aiohttp.TraceConfig:
                 and EXEMPT_ROUTE.search(params.url.path) is None):
             await budget.leaving()
 
+    async def on_headers(session: aiohttp.ClientSession, context: Any,
+                         params: aiohttp.TraceRequestHeadersSentParams) -> None:
+        if (str(params.url).startswith(discord.http.Route.BASE)
+                and EXEMPT_ROUTE.search(params.url.path) is None):
+            budget.sent()
+
     async def on_end(session: aiohttp.ClientSession, context: Any,
                      params: aiohttp.TraceRequestEndParams) -> None:
         response = params.response
@@ -73,6 +79,7 @@ def rest_trace(budget: RestBudget) -> aiohttp.TraceConfig:
 
     trace = aiohttp.TraceConfig()
     trace.on_request_start.append(on_start)
+    trace.on_request_headers_sent.append(on_headers)
     trace.on_request_end.append(on_end)
     return trace
 
@@ -262,7 +269,8 @@ class TienLenBot(commands.Bot):
         budget = self.rest_budget
         return (f"{self.table_service.staleness.line()}; REST budget: {budget.granted} "
                 f"requests, {budget.waiting} waiting, {budget.pauses} pauses after 429, "
-                f"peak {budget.left_peak} sent in 1 s ({budget.held_leaving} held to keep it)")
+                f"peak {budget.left_peak} sent in 1 s ({budget.held_leaving} held to keep it; "
+                f"{budget.sent_peak} by the time their headers were written)")
 
     async def close(self) -> None:
         await self.metrics.stop()

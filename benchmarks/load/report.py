@@ -38,6 +38,11 @@ class LoadResult:
     rss_hwm_kb: int = 0
     cpu_seconds: float = 0.0
     harness_cpu_seconds: float = 0.0
+    harness_lag_max_ms: float = 0.0
+    """The harness process's own worst pause: the fake Discord lives there, and a pause of d
+    seconds makes it count d seconds of the bot's requests in the same instant."""
+    harness_gc_max_ms: float = 0.0  # its longest garbage collection
+    harness_full_gcs: int = 0
     games_finished: int = 0
     games_started: int = 0
     tables_unfinished: list[int] = dataclasses.field(default_factory=list)
@@ -166,6 +171,9 @@ class LoadResult:
             "bot_cpu_share": round(self.cpu_seconds / self.run_seconds, 2)
             if self.run_seconds
             else 0,
+            "harness_lag_max_ms": round(self.harness_lag_max_ms, 1),
+            "harness_gc_max_ms": round(self.harness_gc_max_ms, 1),
+            "harness_full_gcs": self.harness_full_gcs,
             "harness_cpu_share": (
                 round(self.harness_cpu_seconds / self.run_seconds, 2) if self.run_seconds else 0
             ),
@@ -211,7 +219,9 @@ class LoadResult:
             f"bot RSS              {s['rss_base_mb']} MB idle → {s['rss_load_mb']} MB loaded: "
             f"{s['rss_per_table_kb']} KB per table",
             f"bot CPU              {s['cpu_s']} s: {s['cpu_s_per_game']} s per game; "
-            f"{s['bot_cpu_share']:.0%} of a core (harness: {s['harness_cpu_share']:.0%})",
+            f"{s['bot_cpu_share']:.0%} of a core (harness: {s['harness_cpu_share']:.0%}, "
+            f"its loop lag max {s['harness_lag_max_ms']} ms, longest collection "
+            f"{s['harness_gc_max_ms']} ms, {s['harness_full_gcs']} full)",
             f"pictures             {'on' if s['images'] else 'off'}: {s['image_files']} files, "
             f"{self.image_bytes / 1024:.0f} KB sent ({s['image_kb_per_game']} KB per game)",
             f"games finished       {s['games_finished']} (database: {s['db_games']}); "

@@ -81,6 +81,8 @@ class RestBudget:
         self.paused_seconds = 0.0
         self.left_peak = 0  # most requests that left in any 1-s window
         self.held_leaving = 0  # requests held by :meth:`leaving`
+        self._sent_wire: collections.deque[float] = collections.deque()
+        self.sent_peak = 0  # most requests whose headers were written in any 1-s window
 
     # ----------------------------------------------------------------- API
     async def acquire(self, channel_id: int | None = None, *, urgent: bool = False) -> None:
@@ -117,6 +119,15 @@ class RestBudget:
                 held = True
                 self.held_leaving += 1
             await asyncio.sleep(left[0] + 1.0 - now)
+
+    def sent(self) -> None:
+        """A counted request's headers were written: the figure :attr:`sent_peak` only."""
+        now = self.clock()
+        sent = self._sent_wire
+        while sent and sent[0] <= now - 1.0:
+            sent.popleft()
+        sent.append(now)
+        self.sent_peak = max(self.sent_peak, len(sent))
 
     def pause(self, seconds: float) -> None:
         """Discord answered 429: no request at all for ``seconds``."""
