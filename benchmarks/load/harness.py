@@ -469,6 +469,7 @@ class Harness:
         }
         self.bot = BotProcess(env, workdir, log_path)
         tasks: list[asyncio.Task[Any]] = []
+        thresholds = gc.get_threshold()
         killer: asyncio.Task[None] | None = None
         try:
             await self.start_bot()
@@ -484,7 +485,6 @@ class Harness:
             # of the bot's traffic in one instant (a 429 the bot did not cause). The run's young
             # garbage is still collected; full collections wait until the run is over.
             gc.freeze()  # the fake's guild, channels and users live as long as the run
-            thresholds = gc.get_threshold()
             gc.set_threshold(thresholds[0], thresholds[1], 1_000_000)
             pauses = PauseWatch()
             watcher = asyncio.create_task(pauses.watch())
@@ -552,7 +552,6 @@ class Harness:
             res.cpu_seconds = self.bot.cpu_total() - cpu0
             res.harness_cpu_seconds = time.process_time() - harness0
             watcher.cancel()
-            gc.set_threshold(*thresholds)
             res.harness_lag_max_ms = pauses.lag_max * 1000
             res.harness_gc_max_ms = pauses.gc_max * 1000
             res.harness_full_gcs = pauses.full
@@ -580,6 +579,8 @@ class Harness:
             if res.exit_code != 0:
                 res.errors.append(f"bot exit code {res.exit_code}")
         finally:
+            gc.set_threshold(*thresholds)
+            gc.unfreeze()
             if killer is not None:
                 tasks.append(killer)
             for task in tasks:
