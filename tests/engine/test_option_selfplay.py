@@ -1,6 +1,6 @@
-"""Fast random self-play, 300 games per new option (1,000 at the full volume:
-``TEST_VOLUME=full``) (double_quad, chop_after_pass = "any_bomb",
-cong, card_exchange = "tribute"), and chips conserved with every option on at once.
+"""Fast random self-play per new option (double_quad, chop_after_pass = "any_bomb", cong,
+card_exchange = "tribute"): 300 games each, 1,000 at ``TEST_VOLUME=full``; and chips conserved
+with every option on at once.
 
 Every game checks the flow invariants (cards conserved, the seat to act holds cards, places are a
 permutation, frozen seats never played and hold the last places) and settles with random balances
