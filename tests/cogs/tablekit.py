@@ -100,9 +100,16 @@ def lowest(plays: list[Combo]) -> Combo:
     return min(plays, key=lambda c: (c.top, -len(c)))
 
 
+def shedding(plays: list[Combo]) -> Combo:
+    """The play that sheds the most cards (the lowest of those): a game played this way ends in
+    about half the turns of one played with `lowest`, through the same buttons."""
+    return min(plays, key=lambda c: (-len(c), c.top))
+
+
 async def take_turn(world: Any, live: LiveTable, people: dict[int, Any], *,
-                    prefer_pass: bool = False) -> None:
-    """The seat to act plays its lowest legal play (or passes when `prefer_pass` and allowed)."""
+                    prefer_pass: bool = False, shed: bool = False) -> None:
+    """The seat to act plays its lowest legal play (or passes when `prefer_pass` and allowed);
+    with `shed`, the play that sheds the most cards (see `shedding`)."""
     game = live.game
     assert game is not None
     if game.phase is Phase.EXCHANGE:
@@ -124,5 +131,5 @@ async def take_turn(world: Any, live: LiveTable, people: dict[int, Any], *,
     if not plays:
         await person.click(hand, label="Pass")
         return
-    result = await play(person, hand, lowest(plays).cards)
+    result = await play(person, hand, (shedding if shed else lowest)(plays).cards)
     assert not (result.response and "out of date" in result.response.content), result

@@ -11,6 +11,7 @@ from benchmarks.arena import play_game, run_arena
 from engine import Game, Phase, Rules, classify, parse_cards
 from engine.ai import Level, choose, choose_returns, decide, decide_json, hint, observe, search
 from engine.events import Played
+from tests.support.volume import volume
 
 PRESETS = ["southern", "pagat", "vc", "online"]
 
@@ -50,7 +51,7 @@ def _play(game: Game, levels: list[str], seed: int, budget_ms: int | None = None
 def test_levels_play_legally_under_every_preset(preset: str, level: str) -> None:
     rules = Rules.preset(preset)
     rng = random.Random(f"{preset}{level}")
-    for i in range(60):
+    for i in range(volume(20, 60)):
         n = rng.choice([2, 3, 4, 4, 4])
         levels = [level] + [rng.choice(["easy", "normal", "hard"]) for _ in range(n - 1)]
         _play(Game.new(rules, n, seed=rng.randrange(10**9)), levels, seed=i)
@@ -84,7 +85,7 @@ def test_card_exchange_returns_and_next_games() -> None:
 def test_expert_plays_legally_with_a_tiny_budget() -> None:
     for preset in PRESETS:
         rules = Rules.preset(preset)
-        for i in range(2):
+        for i in range(volume(1, 2)):
             _play(Game.new(rules, 4, seed=50 + i), ["expert", "hard", "normal", "expert"],
                   seed=i, budget_ms=3)
 
@@ -262,7 +263,7 @@ def test_reject_sampler_deals_fit_the_counts_and_the_opponents_decisions(
     obs, unseen, sampler = _sampler_for(game, me, random.Random(3))
     first = sampler.order[0]  # drawn from all the unseen cards, so its true hand is possible
     assert sampler.by_seat[first]
-    for _ in range(10):
+    for _ in range(volume(4, 10)):
         hands = sampler.hands()
         assert hands[me] == obs.hand_mask
         others = [s for s in range(4) if s != me]
@@ -287,7 +288,7 @@ def test_reject_sampler_places_hidden_cards_better_than_uniform_deals() -> None:
 
     hits = {"reject": 0, "uniform": 0}
     total = 0
-    for seed, game, me in _midgames(range(31, 41), 32):
+    for seed, game, me in _midgames(range(31, 31 + volume(5, 10)), 32):
         rng = random.Random(seed)
         obs, unseen, sampler = _sampler_for(game, me, rng)
         true = [obs.layout.to_mask(game.hand(s)) for s in range(4)]

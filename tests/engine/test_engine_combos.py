@@ -24,6 +24,7 @@ from engine import (
 )
 from engine.cards import full_deck
 from engine.combos import legal_leads, legal_responses
+from tests.support.volume import volume
 
 
 def subsets(cards: list[Card]) -> Iterable[tuple[Card, ...]]:
@@ -371,7 +372,7 @@ def _random_combo_cards(rng: random.Random) -> list[Card]:
 def test_can_beat_matches_reference(preset: str, context_rule: bool) -> None:
     rules = PRESETS[preset].model_copy(update={"bombs_need_chop_context": context_rule})
     rng = random.Random(hash((preset, context_rule)) & 0xFFFF)
-    for _ in range(3000):
+    for _ in range(volume(1000, 3000)):
         a, b = _random_combo_cards(rng), _random_combo_cards(rng)
         ca, cb = classify(a, rules), classify(b, rules)
         assert ca is not None
@@ -381,7 +382,7 @@ def test_can_beat_matches_reference(preset: str, context_rule: bool) -> None:
 
 
 @pytest.mark.no_cover  # checked against a slow reference: the unit tests cover these lines
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=volume(100, 300), deadline=None)
 @given(st.lists(st.sampled_from(full_deck()), min_size=0, max_size=9, unique=True))
 def test_classify_matches_reference(cards: list[Card]) -> None:
     result = classify(cards, SOUTHERN)
@@ -392,7 +393,7 @@ def test_classify_matches_reference(cards: list[Card]) -> None:
 
 
 @pytest.mark.no_cover  # checked against a slow reference: the unit tests cover these lines
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=volume(70, 200), deadline=None)
 @given(st.lists(st.sampled_from(full_deck()), min_size=1, max_size=10))
 def test_classify_two_decks_matches_reference(cards: list[Card]) -> None:
     if max(cards.count(c) for c in cards) > 2:
@@ -440,10 +441,10 @@ def test_generation_matches_brute_force(preset: str) -> None:
     rules = PRESETS[preset]
     rng = random.Random(len(preset))
     deck = full_deck()
-    for _ in range(25):
+    for _ in range(volume(8, 25)):
         _check_generation(rng.sample(deck, 10), rules, 1, rng)
     # bomb-rich hands
-    for _ in range(10):
+    for _ in range(volume(4, 10)):
         start = rng.randint(0, 6)
         hand = [c for c in deck if start <= c.rank < start + 5 and rng.random() < 0.7]
         hand = hand[:12]
@@ -459,7 +460,7 @@ def test_generation_with_double_quads_matches_brute_force(preset: str) -> None:
     for context_rule in (False, True):
         rules = PRESETS[preset].model_copy(
             update={"double_quad": True, "bombs_need_chop_context": context_rule})
-        for _ in range(4):
+        for _ in range(volume(2, 4)):
             low = rng.randint(0, 10)  # two quads of consecutive ranks below the 2
             hand = [c for c in deck if c.rank in (low, low + 1)]
             rest = [c for c in deck if c not in hand]

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from engine import Game, Played, Rules, TienLenError
+from tests.support.volume import volume
 
 
 class GameMachine(RuleBasedStateMachine):
@@ -74,6 +75,8 @@ class GameMachine(RuleBasedStateMachine):
             assert Game.replay(self.game.events) == self.game
 
 
-GameMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None)
+GameMachine.TestCase.settings = settings(
+    max_examples=volume(20, 60), stateful_step_count=40, deadline=None
+)
 # Many random steps: the unit tests cover these lines; coverage's tracer would triple the time.
 TestGameMachine = pytest.mark.no_cover(GameMachine.TestCase)

@@ -21,9 +21,11 @@ from engine import (
 )
 from engine.combos import classify_mask
 from engine.events import GameOver
+from tests.support.volume import volume
 
 PRESETS = ["southern", "pagat", "vc", "online"]
-GAMES = 100
+GAMES = volume(40, 100)  # plus a second game at the same table every third game
+FAST_GAMES = volume(300, 1000)
 
 
 def _variants(preset: str) -> list[tuple[Rules, int]]:
@@ -196,11 +198,11 @@ def test_mid_game_round_trip(preset: str) -> None:
 @pytest.mark.no_cover  # many random games: the unit tests cover these lines
 @pytest.mark.parametrize("preset", PRESETS)
 def test_many_fast_games(preset: str) -> None:
-    """1,000 games per preset through the fast paths the computer players use."""
+    """Many games per preset (1,000 at the full volume) through the computer players' fast paths."""
     from benchmarks.engine import lowest_policy, play_out, random_policy
 
     rules = Rules.preset(preset)
-    for i in range(1000):
+    for i in range(FAST_GAMES):
         seats = (4, 4, 4, 2, 3, 5, 8)[i % 7]
         game = Game.new(rules, seats, seed=i)
         total = sum(game.card_counts)

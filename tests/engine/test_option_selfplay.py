@@ -1,5 +1,6 @@
-"""Fast random self-play, 1,000 games per new option (double_quad, chop_after_pass = "any_bomb",
-cong, card_exchange = "tribute"), and chips conserved with every option on at once.
+"""Fast random self-play per new option (double_quad, chop_after_pass = "any_bomb", cong,
+card_exchange = "tribute"): 300 games each, 1,000 at ``TEST_VOLUME=full``; and chips conserved
+with every option on at once.
 
 Every game checks the flow invariants (cards conserved, the seat to act holds cards, places are a
 permutation, frozen seats never played and hold the last places) and settles with random balances
@@ -18,11 +19,13 @@ from engine import Frozen, Game, Played, Rules
 from engine.cards import Card, full_deck
 from engine.combos import ComboKind
 from engine.settle import settle
+from tests.support.volume import volume
 
 # Many random games: the unit tests cover these lines; coverage's tracer would triple the time.
 pytestmark = pytest.mark.no_cover
 
-GAMES = 1000
+GAMES = volume(300, 1000)
+ALL_ON_GAMES = volume(100, 300)  # each followed by a second game at the same table
 BASE = Rules()
 
 
@@ -169,7 +172,7 @@ def test_chips_conserved_with_every_option_on() -> None:
         "bombs_need_chop_context": True,
     })
     rng = random.Random(11)
-    for i in range(300):
+    for i in range(ALL_ON_GAMES):
         rules = everything.model_copy(update={
             "scoring": rng.choice(["places", "loser_pays", "cards_left", "pot"]),
             "end": rng.choice(["to_last", "first_out"]),

@@ -1,4 +1,5 @@
-"""Settlement over a thousand random legal games: zero-sum, never negative, paid <= owed."""
+"""Settlement over hundreds of random legal games (a thousand at ``TEST_VOLUME=full``):
+zero-sum, never negative, paid <= owed."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine import Game, Rules
 from engine.settle import Settlement, settle
+from tests.support.volume import volume
 
 # Many random games: the unit tests cover these lines; coverage's tracer would triple the time.
 pytestmark = pytest.mark.no_cover
@@ -88,7 +90,7 @@ def check_invariants(game: Game, s: Settlement, balances: list[int | None]) -> N
 def test_thousands_of_random_games() -> None:
     reasons: set[str] = set()
     chains = 0
-    for seed in range(1000):
+    for seed in range(volume(300, 1000)):
         game = random_game(seed)
         rng = random.Random(seed * 7 + 1)
         stake = rng.choice([1, 2, 3, 5, 10, 25, 100])
@@ -102,7 +104,7 @@ def test_thousands_of_random_games() -> None:
     assert chains > 0
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=volume(100, 300), deadline=None)
 @given(
     seed=st.integers(min_value=0, max_value=2**32),
     stake=st.integers(min_value=0, max_value=1000),
