@@ -172,6 +172,21 @@ def test_without_lock_out_a_passed_player_plays_again() -> None:
     assert game.current == 2
 
 
+def test_without_lock_out_only_passes_since_the_last_play_end_a_trick() -> None:
+    rules = NO_IW.model_copy(update={"pass_locks_out": False})
+    game = Game.new(rules, 4, hands=["3S 9S", "4S 10S", "5S JS", "6S QS"], leader=0)
+    game.play(0, "3S")
+    game.pass_turn(1)
+    game.play(2, "5S")  # seat 1's pass no longer counts: it has not seen 5S
+    game.pass_turn(3)
+    game.pass_turn(0)
+    assert game.table is not None and game.trick == 1  # the trick goes on
+    assert game.current == 1
+    assert game.passed == frozenset({3, 0})
+    events = game.pass_turn(1)
+    assert isinstance(events[-1], TrickWon) and events[-1].seat == 2
+
+
 def test_illegal_plays_leave_the_game_unchanged() -> None:
     game = Game.new(NO_IW, 2, hands=["3S 9S 9H KD", "4S 8S 8H QC"], leader=0)
     game.play(0, "9S 9H")
