@@ -200,6 +200,12 @@ class TienLenBot(commands.Bot):
             except OSError as error:
                 raise StartupError(f"METRICS_PORT={port}: cannot listen on {host}:{port} "
                                    f"({error.strerror or type(error).__name__})") from None
+        # What exists now (modules, the command tree, the cogs) lives as long as the process:
+        # collect once and move it out of the cyclic collector's sight here, before the gateway
+        # connects, while no table can open; the full collection walks every object (tens to
+        # hundreds of ms), which at the first ready would stall the tables opening then.
+        gc.collect()
+        gc.freeze()
         if not self.sync_commands:
             return
         guild_id = self.settings.DEV_GUILD_ID
@@ -273,11 +279,12 @@ class TienLenBot(commands.Bot):
 
     async def on_ready(self) -> None:
         if not self._frozen:
-            # What exists at the first ready lives as long as the process (modules, the command
-            # tree, the cached servers): move it out of the cyclic collector's sight, so its full
-            # collections only walk what games create (shorter pauses of the event loop).
+            # The servers cached at the first ready live as long as the process too: freeze them
+            # as well, so full collections only walk what games create (shorter pauses of the
+            # event loop). Only a freeze here, no collection: the harness and real servers open
+            # tables as soon as the gateway is up, and a freeze is a constant-time list splice
+            # while a collection would walk everything (setup_hook did that before connecting).
             self._frozen = True
-            gc.collect()
             gc.freeze()
         user = self.user
         log.info("connected as %s (id %s) in %d guilds", user, user and user.id, len(self.guilds))

@@ -249,8 +249,7 @@ class TableService(Scheduling):
 
     async def _save_table(self, live: LiveTable, **fields: Any) -> None:
         fields.setdefault("state_json", live.extras_json())
-        await self.store.update_table(live.id, live.table.version, **fields)
-        live.table = await self.store.get_table(live.id)
+        live.table = await self.store.update_table_record(live.id, live.table.version, **fields)
         live.changes += 1
 
     def _require_lobby(self, live: LiveTable) -> None:
