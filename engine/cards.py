@@ -138,7 +138,7 @@ _ALL_CARDS: dict[tuple[Rank, Suit], Card] = {(r, s): Card(r, s) for r in Rank fo
 
 def full_deck() -> list[Card]:
     """The 52 cards of one deck, low to high in the default order."""
-    return [_ALL_CARDS[(r, s)] for r in Rank for s in Suit]
+    return list(_DECK)
 
 
 def parse_card(token: str) -> Card:
