@@ -134,6 +134,7 @@ class Card:
 
 
 _ALL_CARDS: dict[tuple[Rank, Suit], Card] = {(r, s): Card(r, s) for r in Rank for s in Suit}
+_DECK: tuple[Card, ...] = tuple(_ALL_CARDS.values())  # low to high: rank, then suit
 
 
 def full_deck() -> list[Card]:
