@@ -438,7 +438,7 @@ class TableService(Scheduling):
             game = live.game
             assert game is not None
             if cards is not None:
-                left = list(game.hands[seat])
+                left = list(game.hand(seat))
                 gone = []
                 for card in cards:
                     if card in left:
@@ -529,7 +529,7 @@ class TableService(Scheduling):
             instant_win=outcome.instant_win,
             winner=None if outcome.instant_win is None else Player.of(seats[outcome.winner]),
             multiplier=outcome.multiplier or 1,
-            winner_hand=() if outcome.instant_win is None else tuple(game.hands[outcome.winner]),
+            winner_hand=() if outcome.instant_win is None else tuple(game.hand(outcome.winner)),
         )
         live.phase = TablePhase.FINISHED
         live.deadline = None
