@@ -180,6 +180,13 @@ class TienLenBot(commands.Bot):
         self.card_emoji = await ensure_card_emoji(self, self.pictures, self.rest_budget)
 
     async def setup_hook(self) -> None:
+        # What exists now (modules, settings, the store) lives as long as the process: collect
+        # once and move it out of the cyclic collector's sight here, before the gateway connects
+        # (no interaction can wait on it yet) and before the loop-lag monitor starts. A full
+        # collection walks every object (50-150 ms); done at the first ready, as before, it
+        # stalled the tables that were already opening then.
+        gc.collect()
+        gc.freeze()
         if self.settings.CARD_PICTURES:
             self.pictures.start_warm_up()  # card sprites, in the drawing thread
         if self.settings.CARD_PICTURES and self.application_id is not None:
@@ -200,12 +207,6 @@ class TienLenBot(commands.Bot):
             except OSError as error:
                 raise StartupError(f"METRICS_PORT={port}: cannot listen on {host}:{port} "
                                    f"({error.strerror or type(error).__name__})") from None
-        # What exists now (modules, the command tree, the cogs) lives as long as the process:
-        # collect once and move it out of the cyclic collector's sight here, before the gateway
-        # connects, while no table can open; the full collection walks every object (tens to
-        # hundreds of ms), which at the first ready would stall the tables opening then.
-        gc.collect()
-        gc.freeze()
         if not self.sync_commands:
             return
         guild_id = self.settings.DEV_GUILD_ID
