@@ -1,5 +1,8 @@
 # Two commands on a fresh machine: `make run` (install + start the bot), `make test` (install + all checks).
 PYTHON ?= python3
+# Some shells set PYTHONDONTWRITEBYTECODE; without bytecode caches every test worker and every bot
+# process the tests start compiles the project and re-rewrites the tests' asserts (~5 s a worker).
+unexport PYTHONDONTWRITEBYTECODE
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 

@@ -36,11 +36,26 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.tienlen", "cogs.economy")
 CHANNEL_ROUTE = re.compile(r"/channels/(\d+)/")
+# Routes outside the global limit: interaction answers and the interaction token's webhook.
+EXEMPT_ROUTE = re.compile(r"/interactions/\d+/[^/]+/callback|/webhooks/\d+/[^/]+")
 
 
 def rest_trace(budget: RestBudget) -> aiohttp.TraceConfig:
-    """Watch every REST answer discord.py receives: a 429 pauses the whole budget for the time
+    """Watch every REST request discord.py makes: one the global limit counts waits for its
+    moment on the wire (:meth:`RestBudget.leaving`); a 429 pauses the whole budget for the time
     it names; a channel bucket announced empty holds that channel until it resets."""
+
+    async def on_start(session: aiohttp.ClientSession, context: Any,
+                       params: aiohttp.TraceRequestStartParams) -> None:
+        if (str(params.url).startswith(discord.http.Route.BASE)
+                and EXEMPT_ROUTE.search(params.url.path) is None):
+            await budget.leaving()
+
+    async def on_headers(session: aiohttp.ClientSession, context: Any,
+                         params: aiohttp.TraceRequestHeadersSentParams) -> None:
+        if (str(params.url).startswith(discord.http.Route.BASE)
+                and EXEMPT_ROUTE.search(params.url.path) is None):
+            budget.sent()
 
     async def on_end(session: aiohttp.ClientSession, context: Any,
                      params: aiohttp.TraceRequestEndParams) -> None:
@@ -63,6 +78,8 @@ def rest_trace(budget: RestBudget) -> aiohttp.TraceConfig:
             budget.hold_channel(int(match.group(1)), after)
 
     trace = aiohttp.TraceConfig()
+    trace.on_request_start.append(on_start)
+    trace.on_request_headers_sent.append(on_headers)
     trace.on_request_end.append(on_end)
     return trace
 
@@ -258,7 +275,9 @@ class TienLenBot(commands.Bot):
     def _figures(self) -> str:
         budget = self.rest_budget
         return (f"{self.table_service.staleness.line()}; REST budget: {budget.granted} "
-                f"requests, {budget.waiting} waiting, {budget.pauses} pauses after 429")
+                f"requests, {budget.waiting} waiting, {budget.pauses} pauses after 429, "
+                f"peak {budget.left_peak} sent in 1 s ({budget.held_leaving} held to keep it; "
+                f"{budget.sent_peak} by the time their headers were written)")
 
     async def close(self) -> None:
         await self.metrics.stop()

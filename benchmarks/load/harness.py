@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import os
 import random
 import re
@@ -42,6 +43,36 @@ from tests.support.fake_discord.limits import LimitConfig
 
 _HAND_GONE = re.compile(
     r"^PATCH \S*/webhooks/\d+/\S+/messages/@original -> (404 10008|401 50027)")
+
+
+class PauseWatch:
+    """The harness process's own pauses (event-loop lag, garbage collections). The fake Discord
+    stamps each request when this process's loop reads it, so a pause of d seconds here makes it
+    count d seconds of the bot's requests in one instant: the instrument's error, not the bot's."""
+
+    def __init__(self) -> None:
+        self.lag_max = 0.0
+        self.gc_max = 0.0
+        self.full = 0
+        self._gc_start = 0.0
+
+    def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+            return
+        self.gc_max = max(self.gc_max, time.perf_counter() - self._gc_start)
+        if info.get("generation") == 2:
+            self.full += 1
+
+    async def watch(self, tick: float = 0.02) -> None:
+        gc.callbacks.append(self.on_gc)
+        try:
+            while True:
+                before = time.perf_counter()
+                await asyncio.sleep(tick)
+                self.lag_max = max(self.lag_max, time.perf_counter() - before - tick)
+        finally:
+            gc.callbacks.remove(self.on_gc)
 
 
 class Harness:
@@ -438,6 +469,7 @@ class Harness:
         }
         self.bot = BotProcess(env, workdir, log_path)
         tasks: list[asyncio.Task[Any]] = []
+        thresholds = gc.get_threshold()
         killer: asyncio.Task[None] | None = None
         try:
             await self.start_bot()
@@ -448,6 +480,14 @@ class Harness:
             harness0 = time.process_time()
             lat0 = len(fake.latencies)
             rest0 = time.perf_counter()
+            # The fake stamps requests on this process's loop: a full collection of the fake's
+            # many messages paused it up to 670 ms at 500 tables, so the fake counted that much
+            # of the bot's traffic in one instant (a 429 the bot did not cause). The run's young
+            # garbage is still collected; full collections wait until the run is over.
+            gc.freeze()  # the fake's guild, channels and users live as long as the run
+            gc.set_threshold(thresholds[0], thresholds[1], 1_000_000)
+            pauses = PauseWatch()
+            watcher = asyncio.create_task(pauses.watch())
             edits0 = fake.route_counts["channel_message_edit"]
             hand_edits0 = fake.route_counts["webhook_message_edit"]
             posts0 = fake.route_counts["channel_message_create"]
@@ -511,6 +551,10 @@ class Harness:
             res.rest_requests = sum(1 for t in fake.limited_request_times if t >= rest0)
             res.cpu_seconds = self.bot.cpu_total() - cpu0
             res.harness_cpu_seconds = time.process_time() - harness0
+            watcher.cancel()
+            res.harness_lag_max_ms = pauses.lag_max * 1000
+            res.harness_gc_max_ms = pauses.gc_max * 1000
+            res.harness_full_gcs = pauses.full
             res.tables_unfinished = [
                 t.index for t in self.tables if t.in_game or not t.done.is_set()
             ]
@@ -535,6 +579,8 @@ class Harness:
             if res.exit_code != 0:
                 res.errors.append(f"bot exit code {res.exit_code}")
         finally:
+            gc.set_threshold(*thresholds)
+            gc.unfreeze()
             if killer is not None:
                 tasks.append(killer)
             for task in tasks:

@@ -38,6 +38,11 @@ class LoadResult:
     rss_hwm_kb: int = 0
     cpu_seconds: float = 0.0
     harness_cpu_seconds: float = 0.0
+    harness_lag_max_ms: float = 0.0
+    """The harness process's own worst pause: the fake Discord lives there, and a pause of d
+    seconds makes it count d seconds of the bot's requests in the same instant."""
+    harness_gc_max_ms: float = 0.0  # its longest garbage collection
+    harness_full_gcs: int = 0
     games_finished: int = 0
     games_started: int = 0
     tables_unfinished: list[int] = dataclasses.field(default_factory=list)
@@ -142,6 +147,8 @@ class LoadResult:
             if self.run_seconds
             else 0,
             "rest_peak_per_s": self.rest_peak_per_s,
+            "bot_sent_peak": _int_or_none(self.staleness.get("sent_peak")),
+            "bot_held": _int_or_none(self.staleness.get("held")),
             "global_429": self.global_429,
             "route_429": self.route_429,
             "invalid_requests": self.invalid_requests,
@@ -164,6 +171,9 @@ class LoadResult:
             "bot_cpu_share": round(self.cpu_seconds / self.run_seconds, 2)
             if self.run_seconds
             else 0,
+            "harness_lag_max_ms": round(self.harness_lag_max_ms, 1),
+            "harness_gc_max_ms": round(self.harness_gc_max_ms, 1),
+            "harness_full_gcs": self.harness_full_gcs,
             "harness_cpu_share": (
                 round(self.harness_cpu_seconds / self.run_seconds, 2) if self.run_seconds else 0
             ),
@@ -200,7 +210,8 @@ class LoadResult:
             f"{self.board_posts} posts) · hand edits {s['hand_edits_per_s']}/s "
             f"({self.hand_edits} edits; {self.hands_gone} to dismissed or expired hands)",
             f"REST (limits {'on' if s['limits'] else 'off'})    "
-            f"{s['rest_requests_per_s']}/s mean, peak 1-s window {s['rest_peak_per_s']} · "
+            f"{s['rest_requests_per_s']}/s mean, peak 1-s window {s['rest_peak_per_s']} "
+            f"(as the bot sent them: {s['bot_sent_peak']}, {s['bot_held']} held) · "
             f"429s global {s['global_429']}, route {s['route_429']} · invalid requests "
             f"{s['invalid_requests']}",
             f"board staleness      p50 {s['staleness_p50_ms']} ms · p95 "
@@ -208,7 +219,9 @@ class LoadResult:
             f"bot RSS              {s['rss_base_mb']} MB idle → {s['rss_load_mb']} MB loaded: "
             f"{s['rss_per_table_kb']} KB per table",
             f"bot CPU              {s['cpu_s']} s: {s['cpu_s_per_game']} s per game; "
-            f"{s['bot_cpu_share']:.0%} of a core (harness: {s['harness_cpu_share']:.0%})",
+            f"{s['bot_cpu_share']:.0%} of a core (harness: {s['harness_cpu_share']:.0%}, "
+            f"its loop lag max {s['harness_lag_max_ms']} ms, longest collection "
+            f"{s['harness_gc_max_ms']} ms, {s['harness_full_gcs']} full)",
             f"pictures             {'on' if s['images'] else 'off'}: {s['image_files']} files, "
             f"{self.image_bytes / 1024:.0f} KB sent ({s['image_kb_per_game']} KB per game)",
             f"games finished       {s['games_finished']} (database: {s['db_games']}); "
@@ -269,14 +282,26 @@ _STALE_RE = re.compile(
     r"board staleness: p50 ([0-9.]+) ms, p95 ([0-9.]+) ms, max ([0-9.]+) ms over (\d+)")
 
 
+def _int_or_none(value: float | None) -> int | None:
+    return None if value is None else int(value)
+
+
+_SENT_RE = re.compile(r"peak (\d+) sent in 1 s \((\d+) held")
+
+
 def scan_staleness(path: Path) -> dict[str, float]:
-    """The bot's last board-staleness line (its figures since the process started)."""
+    """The bot's last board-staleness line (its figures since the process started), with the
+    REST budget's own count of the busiest second (``sent_peak``, ``held``) when it gives one."""
     found: dict[str, float] = {}
     with open(path, "rb") as f:
         for raw in f:
-            if m := _STALE_RE.search(raw.decode(errors="replace")):
+            line = raw.decode(errors="replace")
+            if m := _STALE_RE.search(line):
                 found = {"p50": float(m.group(1)), "p95": float(m.group(2)),
                          "max": float(m.group(3)), "count": float(m.group(4))}
+                if sent := _SENT_RE.search(line):
+                    found["sent_peak"] = float(sent.group(1))
+                    found["held"] = float(sent.group(2))
     return found
 
 

@@ -10,6 +10,12 @@ acts next) counts as if it had asked ``urgent_lead`` seconds earlier, so it over
 computer-only tables but never starves them. When Discord answers 429 anyway, :meth:`pause`
 stops the whole budget for the time it names.
 
+A grant is not yet a request on the wire: between the two the event loop resumes the waiting
+task and discord.py may hold it on a route bucket, so requests granted apart can leave together.
+:meth:`leaving`, awaited at the moment a request leaves the process (an aiohttp trace hook),
+holds it while ``per_second`` requests already left in the last second: the bound holds on the
+wire, for every request the global limit counts, granted here or not.
+
 No discord here: the Discord side calls :meth:`acquire` before each request and reports what it
 saw (429s, a bucket announced as empty) through :meth:`pause` and :meth:`hold_channel`.
 """
@@ -67,11 +73,16 @@ class RestBudget:
         self._waiters: list[_Waiter] = []
         self._seq = itertools.count()
         self._task: asyncio.Task[None] | None = None
+        self._left: collections.deque[float] = collections.deque()  # when requests left
         self._channel_sleeper: asyncio.Task[Any] | None = None
         # figures
         self.granted = 0
         self.pauses = 0
         self.paused_seconds = 0.0
+        self.left_peak = 0  # most requests that left in any 1-s window
+        self.held_leaving = 0  # requests held by :meth:`leaving`
+        self._sent_wire: collections.deque[float] = collections.deque()
+        self.sent_peak = 0  # most requests whose headers were written in any 1-s window
 
     # ----------------------------------------------------------------- API
     async def acquire(self, channel_id: int | None = None, *, urgent: bool = False) -> None:
@@ -90,6 +101,33 @@ class RestBudget:
         except asyncio.CancelledError:
             waiter.future.cancel()  # a slot already granted is simply not used
             raise
+
+    async def leaving(self) -> None:
+        """A request counted by the global limit is leaving now: wait while ``per_second``
+        requests already left within the last second."""
+        left = self._left
+        held = False
+        while True:
+            now = self.clock()
+            while left and left[0] <= now - 1.0:
+                left.popleft()
+            if len(left) < self.window_limit:
+                left.append(now)
+                self.left_peak = max(self.left_peak, len(left))
+                return
+            if not held:
+                held = True
+                self.held_leaving += 1
+            await asyncio.sleep(left[0] + 1.0 - now)
+
+    def sent(self) -> None:
+        """A counted request's headers were written: the figure :attr:`sent_peak` only."""
+        now = self.clock()
+        sent = self._sent_wire
+        while sent and sent[0] <= now - 1.0:
+            sent.popleft()
+        sent.append(now)
+        self.sent_peak = max(self.sent_peak, len(sent))
 
     def pause(self, seconds: float) -> None:
         """Discord answered 429: no request at all for ``seconds``."""

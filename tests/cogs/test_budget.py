@@ -187,3 +187,21 @@ async def test_a_board_that_cannot_be_shown_closes_its_table_and_frees_the_chann
     finally:
         await service.shutdown()
         await store.close()
+
+
+async def test_requests_released_together_leave_at_most_the_budget_in_any_second() -> None:
+    """Grants apart can reach the wire together (the event loop resumes their tasks at once);
+    `leaving`, awaited as each request leaves, holds the excess for its second."""
+    budget = RestBudget(20)
+    left: list[float] = []
+
+    async def leave() -> None:
+        await budget.leaving()
+        left.append(time.monotonic())
+
+    await asyncio.gather(*(leave() for _ in range(25)))
+    assert len(left) == 25
+    assert peak_window(left) <= 20
+    assert budget.left_peak == 20
+    assert budget.held_leaving == 5  # the 5 over the budget waited for the window to move
+    assert left[-1] - left[0] >= 1.0
