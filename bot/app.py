@@ -197,6 +197,13 @@ class TienLenBot(commands.Bot):
         self.card_emoji = await ensure_card_emoji(self, self.pictures, self.rest_budget)
 
     async def setup_hook(self) -> None:
+        # What exists now (modules, settings, the store) lives as long as the process: collect
+        # once and move it out of the cyclic collector's sight here, before the gateway connects
+        # (no interaction can wait on it yet) and before the loop-lag monitor starts. A full
+        # collection walks every object (50-150 ms); done at the first ready, as before, it
+        # stalled the tables that were already opening then.
+        gc.collect()
+        gc.freeze()
         if self.settings.CARD_PICTURES:
             self.pictures.start_warm_up()  # card sprites, in the drawing thread
         if self.settings.CARD_PICTURES and self.application_id is not None:
@@ -292,11 +299,12 @@ class TienLenBot(commands.Bot):
 
     async def on_ready(self) -> None:
         if not self._frozen:
-            # What exists at the first ready lives as long as the process (modules, the command
-            # tree, the cached servers): move it out of the cyclic collector's sight, so its full
-            # collections only walk what games create (shorter pauses of the event loop).
+            # The servers cached at the first ready live as long as the process too: freeze them
+            # as well, so full collections only walk what games create (shorter pauses of the
+            # event loop). Only a freeze here, no collection: the harness and real servers open
+            # tables as soon as the gateway is up, and a freeze is a constant-time list splice
+            # while a collection would walk everything (setup_hook did that before connecting).
             self._frozen = True
-            gc.collect()
             gc.freeze()
         user = self.user
         log.info("connected as %s (id %s) in %d guilds", user, user and user.id, len(self.guilds))

@@ -442,7 +442,7 @@ def hand_counts_line(w: Words, live: LiveTable) -> str:
     assert game is not None
     parts = []
     for i in range(len(live.seats)):
-        count = len(game.hands[i])
+        count = game.card_counts[i]
         who = seat_name(w, live, i)
         if count == 0:
             parts.append(w._("{player} {n} out", player=who, n=w.num(count)))

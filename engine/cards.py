@@ -134,11 +134,12 @@ class Card:
 
 
 _ALL_CARDS: dict[tuple[Rank, Suit], Card] = {(r, s): Card(r, s) for r in Rank for s in Suit}
+_DECK: tuple[Card, ...] = tuple(_ALL_CARDS.values())  # low to high: rank, then suit
 
 
 def full_deck() -> list[Card]:
     """The 52 cards of one deck, low to high in the default order."""
-    return [_ALL_CARDS[(r, s)] for r in Rank for s in Suit]
+    return list(_DECK)
 
 
 def parse_card(token: str) -> Card:

@@ -4,6 +4,7 @@ and the structured results of its last game (worded by the Discord side)."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum, unique
@@ -164,6 +165,13 @@ def results_from_json(data: Any) -> Results | None:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _rules_of(rules_json: str) -> Rules:
+    """The rules stored as this text. Every board and hand drawn reads them, and a table's text
+    rarely changes, so each text is parsed once (``Rules`` is frozen: sharing one is safe)."""
+    return Rules.model_validate_json(rules_json)
+
+
 @dataclass
 class LiveTable:
     """A table held in memory, mirrored in the store after every change."""
@@ -213,7 +221,7 @@ class LiveTable:
 
     @property
     def rules(self) -> Rules:
-        return Rules.model_validate_json(self.table.rules_json)
+        return _rules_of(self.table.rules_json)
 
     @property
     def playing(self) -> bool:

@@ -249,8 +249,7 @@ class TableService(Scheduling):
 
     async def _save_table(self, live: LiveTable, **fields: Any) -> None:
         fields.setdefault("state_json", live.extras_json())
-        await self.store.update_table(live.id, live.table.version, **fields)
-        live.table = await self.store.get_table(live.id)
+        live.table = await self.store.update_table_record(live.id, live.table.version, **fields)
         live.changes += 1
 
     def _require_lobby(self, live: LiveTable) -> None:
@@ -439,7 +438,7 @@ class TableService(Scheduling):
             game = live.game
             assert game is not None
             if cards is not None:
-                left = list(game.hands[seat])
+                left = list(game.hand(seat))
                 gone = []
                 for card in cards:
                     if card in left:
@@ -530,7 +529,7 @@ class TableService(Scheduling):
             instant_win=outcome.instant_win,
             winner=None if outcome.instant_win is None else Player.of(seats[outcome.winner]),
             multiplier=outcome.multiplier or 1,
-            winner_hand=() if outcome.instant_win is None else tuple(game.hands[outcome.winner]),
+            winner_hand=() if outcome.instant_win is None else tuple(game.hand(outcome.winner)),
         )
         live.phase = TablePhase.FINISHED
         live.deadline = None

@@ -627,7 +627,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         assert game is not None
         if not live.playing:
             return mask, words.refusal(w, NoGame(over=True))
-        cards = sel.chosen_cards(game.hands[seat], mask) if op == "play" else None
+        cards = sel.chosen_cards(game.hand(seat), mask) if op == "play" else None
         exchange = game.phase is Phase.EXCHANGE
         try:
             await self.service.act(live, hand.user_id, cards)
@@ -640,7 +640,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         """Select the computer's suggestion for this seat (from what it can see) and say why."""
         game = live.game
         assert game is not None
-        hand = game.hands[seat]
+        hand = game.hand(seat)
         if game.phase is Phase.EXCHANGE:
             cards = choose_returns(game, seat, Level.HARD)
             return sel.mask_for(hand, cards), words.hint_note(w, exchange=True)

@@ -115,7 +115,7 @@ def hand_view(live: LiveTable, seat: int, mask: int) -> HandView:
     """The hand picture of ``seat``: its cards in the game's order, the selected ones raised."""
     game = live.game
     assert game is not None
-    cards = game.hands[seat]
+    cards = game.hand(seat)
     codes = sel.hand_codes(cards)
     mask = sel.clean_mask(cards, mask)
     return HandView(tuple(cards), tuple(bool(mask >> code & 1) for code in codes))

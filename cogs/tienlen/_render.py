@@ -126,7 +126,7 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
 def _seat_line(w: Words, live: LiveTable, i: int) -> str:
     game = live.game
     assert game is not None
-    count = len(game.hands[i])
+    count = game.card_counts[i]
     flags = []
     if i in game.passed and live.phase is TablePhase.PLAYING:
         flags.append(w._("passed"))
@@ -160,7 +160,7 @@ def hand_buttons(live: LiveTable, seat: int, mask: int) -> dict[str, bool]:
     assert game is not None
     if not live.playing or game.is_over:
         return {"play": False, "pass": False, "hint": False}
-    chosen = sel.chosen_cards(game.hands[seat], mask)
+    chosen = sel.chosen_cards(game.hand(seat), mask)
     if game.phase is Phase.EXCHANGE:
         ok = bool(chosen) and game.can_return(seat, chosen)
         return {"play": ok, "pass": False, "hint": bool(game.pending_returns.get(seat))}
@@ -180,7 +180,7 @@ def hand(w: Words, live: LiveTable, seat: int, mask: int, note: str | None = Non
     same drawing is recognised; ``emoji`` gives a card's button emoji (none: text only)."""
     game = live.game
     assert game is not None
-    cards = game.hands[seat]
+    cards = game.hand(seat)
     mask = sel.clean_mask(cards, mask)
     codes = sel.hand_codes(cards)
     line, _ = words.hand_status(w, live, seat, sel.selected_cards(cards, mask))

@@ -150,7 +150,7 @@ class LiveHands:
             hand.note = None
         game = live.game
         assert game is not None
-        hand.mask = sel.clean_mask(game.hands[seat], hand.mask)
+        hand.mask = sel.clean_mask(game.hand(seat), hand.mask)
         hand.press = next(_DRAWINGS)
         hand.shown_key = (live.changes, hand.mask, hand.press)
         w = words_of(hand.lang)

@@ -79,6 +79,25 @@ async def test_table_round_trip_and_versions(store: Store) -> None:
     assert await store.update_table(tid, 2, stake=99) == 3
 
 
+async def test_update_table_record_returns_what_get_table_reads(store: Store) -> None:
+    tid = await store.create_table(GUILD, CHANNEL, 101, RULES, 10, 60, [], now=T0)
+    record = await store.update_table_record(
+        tid, 1, now=T0 + timedelta(seconds=5), seats=[{"user_id": 101, "name": "Ann"}],
+        stake=20, state_json='{"lobby": true}',
+    )
+    assert record == await store.get_table(tid)
+    assert (record.version, record.stake, record.seats) == (2, 20, (Seat("Ann", user_id=101),))
+    assert record.updated_at == T0 + timedelta(seconds=5)
+    with pytest.raises(StaleVersion, match="version 2, not 1"):
+        await store.update_table_record(tid, 1, stake=99)
+    with pytest.raises(UnknownTable):
+        await store.update_table_record(999, 1, stake=3)
+    await store.close_table(tid)
+    with pytest.raises(WrongStatus, match="closed"):
+        await store.update_table_record(tid, 3, stake=3)
+    assert (await store.get_table(tid)).stake == 20  # nothing written by the refusals
+
+
 async def test_concurrent_table_updates_one_wins(store: Store) -> None:
     tid = await store.create_table(GUILD, CHANNEL, 101, RULES, 10, 60, [])
     outcomes = await asyncio.gather(
