@@ -15,7 +15,6 @@ from aiohttp import web
 
 from bot.app import rest_trace
 from cogs.tables import RestBudget
-from tests.cogs.test_budget import peak_window
 
 
 @pytest.fixture
@@ -69,11 +68,13 @@ async def test_counted_requests_wait_for_the_wire_and_exempt_ones_do_not(
             *(post("/interactions/1/tok/callback") for _ in range(8)),
             *(patch("/webhooks/9/tok/messages/@original") for _ in range(8)),
         )
-    # Counted where they arrive, a few ms after they left: a window a little under 1 s.
-    assert peak_window(arrivals["channel"], window=0.9) <= 5
-    assert arrivals["channel"][-1] - start >= 1.0 - 0.01  # 3 of 8 waited for the second to pass
+    # Counted as they left (where they arrive, a busy machine may stamp them late, bunched).
+    assert budget.left_peak == 5
     assert budget.held_leaving == 3
-    assert max(arrivals["interaction"] + arrivals["webhook"]) - start < 0.9  # never held
+    channel = sorted(arrivals["channel"])
+    assert channel[5] - start >= 1.0  # the 6th left a second after the 1st, which left after start
+    assert len(arrivals["interaction"]) == len(arrivals["webhook"]) == 8
+    assert max(arrivals["interaction"] + arrivals["webhook"]) < channel[5]  # never held
 
 
 async def test_a_429_pauses_the_whole_budget(server: tuple[str, dict[str, list[float]]]) -> None:
