@@ -103,23 +103,26 @@ async def test_fifty_tables_on_the_limited_fake_stay_within_discords_limits(
     tmp_path: Path,
 ) -> None:
     """50 busy tables against the fake enforcing Discord's limits (50 requests/s, 5 edits per
-    5 s a channel): the bot's REST budget (40/s) keeps every 1-s window under it, no 429 and no
-    invalid request, games finish (seen on their boards) and the store is sound. Latency is not
-    asserted here (docs/BENCHMARKS.md has it). Text boards: pictures double the bot's CPU and
-    change nothing the budget decides (tests/test_wire_pictures.py plays a game with them)."""
+    5 s a channel) for about 15 s of play: the bot's REST budget (40/s) keeps every 1-s window
+    under it, no 429 and no invalid request; then the bot stops (SIGTERM) in the middle of the
+    games, exits 0 and leaves a sound store. Whole games, latency and the longer runs are in
+    docs/BENCHMARKS.md (`python -m benchmarks.load`); test_short_load_run plays games to their
+    end. Text boards: pictures double the bot's CPU and change nothing the budget decides
+    (tests/test_wire_pictures.py plays a game with them)."""
     result = await run_load(
         _fast(tmp_path, tables=50, seconds=2.0, think=0.2, ai_delay=0.1, board_interval=0.5,
-              images=False, drain=150.0)
+              images=False, drain=15.0)
     )
     report = result.report()
     assert result.limits, report
     assert result.rate_limited == 0 and result.invalid_requests == 0, report
-    # The bot sends at most 40 in any 1-s window (tests/cogs/test_budget.py checks its own
-    # clock); counted on arrival at the fake, a loaded machine can bunch one or two more into a
-    # window, never up to Discord's 50.
+    # As the bot sent them: at most its budget in any 1-s window (its own count, in its log).
+    assert 0 < result.staleness.get("sent_peak", 0) <= 40, report
+    # As the fake counted them on arrival: a loaded machine can stamp a few late, together.
     assert 0 < result.rest_peak_per_s < 50, report
-    assert result.games_finished > 0 and result.check_rc == 0 and result.exit_code == 0, report
     assert result.staleness.get("count", 0) > 0, report
+    assert result.db_games.get("playing", 0) > 0, report  # stopped mid-game, games kept
+    assert result.check_rc == 0 and result.exit_code == 0, report
     # Errors are not asserted here: on a quiet machine every game finishes without one, but a
     # loaded CI machine makes some callbacks miss the 3 s deadline (the scripted person of that
     # table then gives up). test_short_load_run asserts a clean run at a size CI can afford.
