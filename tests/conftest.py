@@ -1,29 +1,54 @@
 """Test order and tracing (see docs/TESTING.md).
 
-* The longest tests first, so that pytest-xdist deals them out while the short ones fill the gaps.
-* The tests that run the real bot as a subprocess run without coverage's tracer in the test
-  process: what runs there is the loopback fake Discord and the load harness (test support, not
-  measured), which the tracer slowed about twofold; the bot they exercise runs in its own process,
-  untraced either way, and its lines are measured by the in-process tests.
+* Order, for pytest-xdist handing out one test at a time (`--maxschedchunk 1`, the Makefile): the
+  tests that run the real bot as a subprocess are the longest but mostly wait on real clocks;
+  the other `slow` tests are the longest CPU-bound ones, and go first. The subprocess tests are
+  spread over the first 60 % of the others, so that the waits of some workers overlap the CPU
+  work of the others instead of every worker waiting at once.
+* The subprocess tests run without coverage's tracer in the test process: what runs there is the
+  loopback fake Discord and the load harness (test support, not measured), which the tracer
+  slowed about twofold; the bot they exercise runs in its own process, untraced either way, and
+  its lines are measured by the in-process tests.
 """
 
 from __future__ import annotations
 
 import pytest
 
-# Tests that run the real bot as a subprocess: the longest, mostly waiting on real clocks.
-_FIRST = ("tests/test_load_short.py", "tests/test_wire_", "tests/test_discord_limits.py",
-          "tests/test_shards_wire.py")
+# Tests that run the real bot as a subprocess, longest first.
+_WAITING = ("tests/test_load_short.py", "tests/test_shards_wire.py", "tests/test_wire_",
+            "tests/test_discord_limits.py")
 
 
-def _rank(item: pytest.Item) -> int:
-    if item.nodeid.startswith(_FIRST):
-        return 0
-    return 1 if item.get_closest_marker("slow") else 2
+def _waiting_rank(item: pytest.Item) -> int | None:
+    for rank, prefix in enumerate(_WAITING):
+        if item.nodeid.startswith(prefix):
+            return rank
+    return None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    waiting: list[pytest.Item] = []
+    busy: list[pytest.Item] = []
+    rest: list[pytest.Item] = []
     for item in items:
-        if item.nodeid.startswith(_FIRST):
+        if _waiting_rank(item) is not None:
             item.add_marker(pytest.mark.no_cover)
-    items.sort(key=_rank)  # stable: within a rank, the usual order
+            waiting.append(item)
+        elif item.get_closest_marker("slow"):
+            busy.append(item)
+        else:
+            rest.append(item)
+    waiting.sort(key=lambda item: _waiting_rank(item) or 0)  # stable within a file
+    others = busy + rest
+    # Spread the waiting tests, longest first, over the first 60 % of the others (by count: the
+    # slow CPU-bound tests come first, so the first waits overlap the heaviest CPU work).
+    spacing = 0.6 * len(others) / max(1, len(waiting))
+    ordered: list[pytest.Item] = []
+    taken = 0
+    for index, item in enumerate(waiting):
+        upto = round(index * spacing)
+        ordered.extend(others[taken:upto])
+        taken = max(taken, upto)
+        ordered.append(item)
+    items[:] = ordered + others[taken:]

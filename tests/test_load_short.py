@@ -103,7 +103,7 @@ async def test_fifty_tables_on_the_limited_fake_stay_within_discords_limits(
     tmp_path: Path,
 ) -> None:
     """50 busy tables against the fake enforcing Discord's limits (50 requests/s, 5 edits per
-    5 s a channel) for about 15 s of play: the bot's REST budget (40/s) keeps every 1-s window
+    5 s a channel) for about 10 s of play: the bot's REST budget (40/s) keeps every 1-s window
     under it, no 429 and no invalid request; then the bot stops (SIGTERM) in the middle of the
     games, exits 0 and leaves a sound store. Whole games, latency and the longer runs are in
     docs/BENCHMARKS.md (`python -m benchmarks.load`); test_short_load_run plays games to their
@@ -111,7 +111,7 @@ async def test_fifty_tables_on_the_limited_fake_stay_within_discords_limits(
     (tests/test_wire_pictures.py plays a game with them)."""
     result = await run_load(
         _fast(tmp_path, tables=50, seconds=2.0, think=0.2, ai_delay=0.1, board_interval=0.5,
-              images=False, drain=15.0)
+              images=False, drain=10.0)
     )
     report = result.report()
     assert result.limits, report

@@ -257,6 +257,7 @@ def _people(world: Any, n: int) -> list[Any]:
     return [world.guild.add_member(world.env.create_user(f"p{i}")) for i in range(n)]
 
 
+@pytest.mark.no_cover  # a whole game: its lines are measured by the other games
 async def test_a_whole_game_in_vietnamese_on_a_vietnamese_server(
         world: Any, locales: dict[int, str], english_fragments: list[str]) -> None:
     guild = world.env.create_guild(preferred_locale="vi")
@@ -284,6 +285,7 @@ async def test_a_whole_game_in_vietnamese_on_a_vietnamese_server(
     assert "Bảng xếp hạng" in "\n".join(seen.private.get(ps[0].id, []) + seen.public)
 
 
+@pytest.mark.no_cover  # a whole game: its lines are measured by the other games
 async def test_the_same_game_in_english(world: Any, locales: dict[int, str]) -> None:
     ps = _people(world, 2)
     seen = Seen()

@@ -58,6 +58,7 @@ async def finish(world: Any, live: LiveTable, by_id: dict[int, Any], limit: int 
     raise AssertionError("the game did not finish")
 
 
+@pytest.mark.no_cover  # a whole game: its lines are measured by the other games
 async def test_four_humans_play_to_settlement_and_leaderboard(world: Any) -> None:
     ps = people(world, 4)
     by_id = {p.id: p for p in ps}

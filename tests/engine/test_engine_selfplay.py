@@ -24,8 +24,8 @@ from engine.events import GameOver
 from tests.support.volume import volume
 
 PRESETS = ["southern", "pagat", "vc", "online"]
-GAMES = volume(40, 100)  # plus a second game at the same table every third game
-FAST_GAMES = volume(300, 1000)
+GAMES = volume(24, 100)  # plus a second game at the same table every third game
+FAST_GAMES = volume(200, 1000)
 
 
 def _variants(preset: str) -> list[tuple[Rules, int]]:
