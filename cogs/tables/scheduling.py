@@ -363,12 +363,17 @@ class Scheduling:
             log.warning("table %s: telling the host failed (%s)", live.id,
                         type(failure).__name__, extra=live.log_extra)
 
-    def mark_board_shown(self, live: LiveTable) -> None:
-        """The board was just shown by an interaction response (type 7)."""
-        live.board_rendered = live.changes
+    def mark_board_shown(self, live: LiveTable, changes: int | None = None) -> None:
+        """The board was just shown by an interaction response (type 7), drawn when the table's
+        change counter was ``changes`` (default: now). A change made while that answer was drawn
+        or sent (a computer's move) is not on it: the board is refreshed again for it."""
+        shown = live.changes if changes is None else changes
+        live.board_rendered = shown
         now = asyncio.get_running_loop().time()
         live.last_board_edit = now
         self._board_shown(live, now)
+        if shown != live.changes:
+            self.request_board(live)
 
     def _board_shown(self, live: LiveTable, rendered_at: float) -> None:
         """Count how long the board lagged; changes made after it was drawn are still pending

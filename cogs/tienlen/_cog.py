@@ -275,11 +275,12 @@ class TienLenCog(commands.Cog, name="TienLen"):
         message = interaction.message
         if (message is not None and message.id == live.table.board_message_id
                 and not self.service.board_needs_repost(live)):
+            drawn = live.changes  # a move made while the answer is drawn or sent is not on it
             picture = await pictures.board_picture(self.bot, live, pictures.ANSWER_BUDGET)
             payload = pictures.with_board_image(
                 render.board(live, pictured=picture.png is not None), picture)
             await interaction.response.edit_message(**payload, attachments=picture.files())
-            self.service.mark_board_shown(live)
+            self.service.mark_board_shown(live, drawn)
         else:
             await interaction.response.defer()
             self.service.request_board(live)

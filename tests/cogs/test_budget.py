@@ -205,3 +205,29 @@ async def test_requests_released_together_leave_at_most_the_budget_in_any_second
     assert budget.left_peak == 20
     assert budget.held_leaving == 5  # the 5 over the budget waited for the window to move
     assert left[-1] - left[0] >= 1.0
+
+
+async def test_a_move_made_while_an_answer_showed_the_board_is_shown_after_it(
+    tmp_path: Path,
+) -> None:
+    """An interaction answer (type 7) drew the board at one state; a computer moved while it was
+    sent. Marking the board shown as of the drawing leaves the move to a board refresh (marking
+    it shown as of now had left the board a move behind until the next change)."""
+    publisher = FlakyPublisher(0, RuntimeError("unused"))
+    service, store = await _service(tmp_path, publisher)
+    try:
+        live = await _open(service)
+        drawn = live.changes  # the answer's board is drawn here...
+        await service.join(live, 4, "guest")  # ...and the table changes while it is sent
+        service.mark_board_shown(live, drawn)
+        for _ in range(200):
+            if publisher.shown and live.board_rendered == live.changes:
+                break
+            await asyncio.sleep(0.01)
+        assert publisher.shown == [live.changes]  # one refresh, with the latest state
+        service.mark_board_shown(live, live.changes)  # an up-to-date answer: nothing more
+        await asyncio.sleep(0.05)
+        assert publisher.shown == [live.changes]
+    finally:
+        await service.shutdown()
+        await store.close()
