@@ -18,7 +18,17 @@ from pathlib import Path
 import pytest
 
 from tests.support.fake_discord import FakeDiscord
-from tests.support.wire import REPO_ROOT, bot_env, newest_board, play_turn, refusal, until_board
+from tests.support.wire import (
+    REPO_ROOT,
+    bot_env,
+    connected,
+    kill,
+    newest_board,
+    play_turn,
+    refusal,
+    start_bot,
+    until_board,
+)
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
 
@@ -32,14 +42,9 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
     db_path = tmp_path / "wire.sqlite3"
     env = bot_env(fake, db_path, token)
     log_path = tmp_path / "bot.log"
-    with open(log_path, "wb") as log:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=log, stderr=log
-        )
+    proc = await start_bot(tmp_path, env)
     try:
-        await asyncio.wait_for(fake.commands_synced.wait(), 30)
-        await fake.wait_ready(30)
-        await fake.wait_until(lambda: fake.connected, 10)
+        await connected(fake)
 
         opened = await (await fake.slash(me, "tienlen", "start", channel=channel)).response(5)
         assert opened.ephemeral, opened.callback_data
@@ -104,7 +109,5 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
         assert check.returncode == 0, check.stdout + check.stderr
         assert "1 finished" in check.stdout, check.stdout
     finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
+        await kill(proc)
         await fake.stop()

@@ -28,7 +28,7 @@ from benchmarks.load import choose_play, hand_button, hand_cards
 from cogs import words
 from engine import Card, parse_cards
 from tests.support.fake_discord import FakeDiscord, FakeUser, InteractionHandle, StoredMessage
-from tests.support.wire import bot_env, newest_board
+from tests.support.wire import bot_env, connected, kill, newest_board, start_bot
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
 
@@ -85,14 +85,9 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
     people = [fake.user(name) for name in ("alice", "bob", "carol", "dave")]
     env = bot_env(fake, tmp_path / "wire.sqlite3", token)
     log_path = tmp_path / "bot.log"
-    with open(log_path, "wb") as log:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=log, stderr=log
-        )
+    proc = await start_bot(tmp_path, env)
     try:
-        await asyncio.wait_for(fake.commands_synced.wait(), 30)
-        await fake.wait_ready(30)
-        await fake.wait_until(lambda: fake.connected, 10)
+        await connected(fake)
         # Reminders after 2 s of a turn (the smallest useful on a real clock), 60 s turns.
         opened = await (await fake.slash(people[0], "tienlen", "start", channel=channel,
                                          options={"turn_reminder": 2})).response(5)
@@ -278,7 +273,5 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
         assert "Traceback" not in output, output
         assert "finished and settled" in output
     finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
+        await kill(proc)
         await fake.stop()

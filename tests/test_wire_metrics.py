@@ -19,7 +19,16 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support.fake_discord import FakeDiscord
-from tests.support.wire import bot_env, newest_board, play_turn, refusal, until_board
+from tests.support.wire import (
+    bot_env,
+    connected,
+    kill,
+    newest_board,
+    play_turn,
+    refusal,
+    start_bot,
+    until_board,
+)
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
 
@@ -63,14 +72,9 @@ async def test_metrics_move_during_a_game_and_health_follows_the_connection(
     port = free_port()
     env = bot_env(fake, tmp_path / "wire.sqlite3", token, DATABASE_URL="", METRICS_PORT=str(port))
     log_path = tmp_path / "bot.log"
-    with open(log_path, "wb") as log:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=log, stderr=log
-        )
+    proc = await start_bot(tmp_path, env)
     try:
-        await asyncio.wait_for(fake.commands_synced.wait(), 30)
-        await fake.wait_ready(30)
-        await fake.wait_until(lambda: fake.connected, 10)
+        await connected(fake)
         deadline = time.monotonic() + 15
         while (health := await get(port, "/healthz"))[0] != 200:
             assert time.monotonic() < deadline, health
@@ -154,7 +158,5 @@ async def test_metrics_move_during_a_game_and_health_follows_the_connection(
         assert f"metrics and health check on http://127.0.0.1:{port}/metrics" in output
         assert " ERROR " not in output and "Traceback" not in output, output
     finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
+        await kill(proc)
         await fake.stop()

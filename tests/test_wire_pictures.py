@@ -20,7 +20,7 @@ from PIL import Image
 from benchmarks.load import board_table_id, choose_play, hand_button, hand_cards, read_board
 from cogs.pictures import emoji_names
 from tests.support.fake_discord import FakeDiscord, StoredMessage
-from tests.support.wire import bot_env, play_turn, until_board
+from tests.support.wire import bot_env, kill, play_turn, start_bot, until_board
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
 
@@ -70,10 +70,7 @@ async def test_a_game_with_pictures_over_the_wire(tmp_path: Path) -> None:
     fake.message_listeners.append(watch)
     env = bot_env(fake, tmp_path / "wire.sqlite3", token)
     log_path = tmp_path / "bot.log"
-    with open(log_path, "wb") as log:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=log, stderr=log
-        )
+    proc = await start_bot(tmp_path, env)
     try:
         await asyncio.wait_for(fake.commands_synced.wait(), 30)
         await fake.wait_ready(30)
@@ -151,7 +148,5 @@ async def test_a_game_with_pictures_over_the_wire(tmp_path: Path) -> None:
         assert " ERROR " not in output and "Traceback" not in output, output
         assert "card emoji ready: 0 present, 53 created" in output
     finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
+        await kill(proc)
         await fake.stop()

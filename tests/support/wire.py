@@ -1,10 +1,11 @@
 """Helpers of the tests that run the real bot (`python -m bot`, a subprocess) against the loopback
-fake Discord: the bot's environment, and waiting for its board."""
+fake Discord: the bot's environment, starting and stopping it, and waiting for its board."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -44,6 +45,28 @@ def bot_env(fake: FakeDiscord | None, db: Path, token: str, **extra: str) -> dic
             "DEV_GUILD_ID": str(fake.guild_id),
         }
     return env | extra
+
+
+async def start_bot(tmp_path: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
+    """`python -m bot` in ``tmp_path`` with ``env``; its output goes to ``tmp_path / "bot.log"``."""
+    with open(tmp_path / "bot.log", "wb") as log:
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=log, stderr=log
+        )
+
+
+async def connected(fake: FakeDiscord) -> None:
+    """Wait until the bot synced its commands, got READY and holds its gateway connection."""
+    await asyncio.wait_for(fake.commands_synced.wait(), 30)
+    await fake.wait_ready(30)
+    await fake.wait_until(lambda: fake.connected, 10)
+
+
+async def kill(proc: asyncio.subprocess.Process) -> None:
+    """Kill the bot if it still runs (a test that failed before stopping it)."""
+    if proc.returncode is None:
+        proc.kill()
+        await proc.wait()
 
 
 def newest_board(fake: FakeDiscord, channel: int) -> StoredMessage | None:
