@@ -40,6 +40,12 @@ CHANNEL_ROUTE = re.compile(r"/channels/(\d+)/")
 EXEMPT_ROUTE = re.compile(r"/interactions/\d+/[^/]+/callback|/webhooks/\d+/[^/]+")
 
 
+def counted(url: yarl.URL) -> bool:
+    """A request Discord's global limit counts: one to the API that is not an interaction
+    answer or a call through an interaction's token."""
+    return str(url).startswith(discord.http.Route.BASE) and EXEMPT_ROUTE.search(url.path) is None
+
+
 def rest_trace(budget: RestBudget) -> aiohttp.TraceConfig:
     """Watch every REST request discord.py makes: one the global limit counts waits for its
     moment on the wire (:meth:`RestBudget.leaving`); a 429 pauses the whole budget for the time
@@ -47,14 +53,12 @@ def rest_trace(budget: RestBudget) -> aiohttp.TraceConfig:
 
     async def on_start(session: aiohttp.ClientSession, context: Any,
                        params: aiohttp.TraceRequestStartParams) -> None:
-        if (str(params.url).startswith(discord.http.Route.BASE)
-                and EXEMPT_ROUTE.search(params.url.path) is None):
+        if counted(params.url):
             await budget.leaving()
 
     async def on_headers(session: aiohttp.ClientSession, context: Any,
                          params: aiohttp.TraceRequestHeadersSentParams) -> None:
-        if (str(params.url).startswith(discord.http.Route.BASE)
-                and EXEMPT_ROUTE.search(params.url.path) is None):
+        if counted(params.url):
             budget.sent()
 
     async def on_end(session: aiohttp.ClientSession, context: Any,

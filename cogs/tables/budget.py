@@ -37,6 +37,13 @@ __all__ = ["RestBudget", "Staleness"]
 CHANNEL_MARGIN = 0.25  # seconds added to a channel's window: clocks and latency differ a little
 
 
+def _last_second(times: collections.deque[float], now: float) -> int:
+    """Forget the times older than 1 s before ``now``; how many are left."""
+    while times and times[0] <= now - 1.0:
+        times.popleft()
+    return len(times)
+
+
 @dataclass(order=True)
 class _Waiter:
     rank: float
@@ -109,9 +116,7 @@ class RestBudget:
         held = False
         while True:
             now = self.clock()
-            while left and left[0] <= now - 1.0:
-                left.popleft()
-            if len(left) < self.window_limit:
+            if _last_second(left, now) < self.window_limit:
                 left.append(now)
                 self.left_peak = max(self.left_peak, len(left))
                 return
@@ -124,8 +129,7 @@ class RestBudget:
         """A counted request's headers were written: the figure :attr:`sent_peak` only."""
         now = self.clock()
         sent = self._sent_wire
-        while sent and sent[0] <= now - 1.0:
-            sent.popleft()
+        _last_second(sent, now)
         sent.append(now)
         self.sent_peak = max(self.sent_peak, len(sent))
 
@@ -194,8 +198,7 @@ class RestBudget:
 
     def _global_free_at(self, now: float) -> float:
         sent = self._sent
-        while sent and sent[0] <= now - 1.0:
-            sent.popleft()
+        _last_second(sent, now)
         free = max(now, self._paused_until)
         if sent:
             free = max(free, sent[-1] + self.gap)
