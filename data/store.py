@@ -446,8 +446,8 @@ class Store:
         board_posted_at (datetime), current_game_id, state_json. A stale version raises
         StaleVersion and writes nothing.
         """
-        await self._update_table(table_id, expected_version, now, fields, returning=False)
-        return expected_version + 1
+        return (await self.update_table_record(table_id, expected_version, now=now,
+                                               **fields)).version
 
     async def update_table_record(
         self,
@@ -459,19 +459,6 @@ class Store:
     ) -> TableRecord:
         """`update_table`, returning the table as the change left it: one round trip to the
         store where an update followed by `get_table` takes two."""
-        record = await self._update_table(table_id, expected_version, now, fields, returning=True)
-        assert record is not None
-        return record
-
-    async def _update_table(
-        self,
-        table_id: int,
-        expected_version: int,
-        now: datetime | None,
-        fields: dict[str, Any],
-        *,
-        returning: bool,
-    ) -> TableRecord | None:
         unknown = set(fields) - _TABLE_FIELDS
         if unknown:
             raise InvalidInput(f"A table has no field named {', '.join(sorted(unknown))}.")
@@ -503,20 +490,13 @@ class Store:
         stamp = self._now(now)
         assignments = "".join(f"{c} = ?, " for c in columns)
         owned, owned_params = _shard_filter(self.shards)
-        sql = (
-            f"UPDATE tables SET {assignments}version = version + 1, updated_at = ? "
-            f"WHERE id = ? AND version = ? AND status = 'open'{owned}"
-        )
-        params = (*values, stamp, table_id, expected_version, *owned_params)
-        record: TableRecord | None = None
         async with self._write() as db:
-            if returning:
-                row = await db.fetchone(sql + " RETURNING *", params)
-                changed = 0 if row is None else 1
-                record = None if row is None else _table(row)
-            else:
-                changed = await db.execute(sql, params)
-            if changed != 1:
+            updated = await db.fetchone(
+                f"UPDATE tables SET {assignments}version = version + 1, updated_at = ? "
+                f"WHERE id = ? AND version = ? AND status = 'open'{owned} RETURNING *",
+                (*values, stamp, table_id, expected_version, *owned_params),
+            )
+            if updated is None:
                 row = await db.fetchone(
                     "SELECT version, status, guild_id FROM tables WHERE id = ?", (table_id,)
                 )
@@ -526,7 +506,7 @@ class Store:
                 if row[1] != "open":
                     raise WrongStatus(f"Table {table_id} is closed.")
                 raise StaleVersion("Table", table_id, expected_version, int(row[0]))
-        return record
+        return _table(updated)
 
     async def close_table(
         self, table_id: int, *, cancel_game: bool = True, now: datetime | None = None
