@@ -1,5 +1,12 @@
 """Persistence: chips, the ledger, tables, games, results and stats, in SQLite or PostgreSQL."""
 
+from data.admin import (
+    AdminChange,
+    AdminLogPage,
+    GamesRunning,
+    HeldAtTable,
+    TooRich,
+)
 from data.errors import (
     AlreadyClaimed,
     DatabaseUnavailable,
@@ -34,12 +41,16 @@ from data.models import (
 from data.store import Store
 
 __all__ = [
+    "AdminChange",
+    "AdminLogPage",
     "AlreadyClaimed",
     "ChipTransfer",
     "DailyClaim",
     "DatabaseUnavailable",
     "GameRecord",
+    "GamesRunning",
     "GuildSettings",
+    "HeldAtTable",
     "InsufficientChips",
     "InvalidInput",
     "LeaderboardEntry",
@@ -58,6 +69,7 @@ __all__ = [
     "StoreError",
     "TableExists",
     "TableRecord",
+    "TooRich",
     "TransferLike",
     "UnknownGame",
     "UnknownTable",

@@ -4,7 +4,9 @@ Checks that every balance equals the sum of its ledger rows, no balance is negat
 was, row by row), every finished game was settled exactly once (results for each seat, ledger
 rows matching them, transfers summing to zero), unfinished and cancelled games moved no chips,
 every player got at most one starting grant, daily claims are 24 hours apart, one open table per
-channel, the ledger's append-only triggers are in place, and, on SQLite, its own integrity and
+channel, the ledger's append-only triggers are in place, the chips held are explained by the
+ledger (starting grants, dailies, admin grants and takes, game transfers) and every admin change
+moved exactly the ledger rows it records, and, on SQLite, its own integrity and
 foreign-key checks (PostgreSQL enforces foreign keys at every write).
 """
 
@@ -21,6 +23,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
+from data.admin_audit import audit_admin
 from data.db import Conn, DatabaseURL, Row, open_database
 
 T = TypeVar("T")
@@ -173,6 +176,9 @@ async def audit(conn: Conn) -> Report:
         "GROUP BY channel_id HAVING COUNT(*) > 1"
     ):
         report.fault(f"Channel {channel} has {n} open tables")
+
+    # Where the chips came from, and the admin changes (data.admin_audit).
+    await audit_admin(conn, report)
     return report
 
 

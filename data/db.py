@@ -27,6 +27,7 @@ migrations run under an advisory lock, so processes starting at once migrate onc
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
@@ -113,7 +114,11 @@ class DatabaseURL:
 
 
 def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
-    """A dialect's packaged migrations as (version, file name, SQL), numbered 1, 2, 3 …"""
+    """A dialect's packaged migrations as (version, file name, SQL), in ascending order.
+
+    Numbers only grow and are never used twice; a gap is allowed (numbers are handed out to
+    pieces of work that land in any order), and the schema version is the number of the last
+    migration applied."""
     found: list[tuple[int, str, str]] = []
     folder = resources.files("data").joinpath("migrations").joinpath(dialect)
     for entry in folder.iterdir():
@@ -121,12 +126,20 @@ def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
         if match:
             found.append((int(match.group(1)), entry.name, entry.read_text("utf-8")))
     found.sort()
-    for expected, (version, name, _) in enumerate(found, start=1):
-        if version != expected:
+    for (before, first, _), (version, name, _) in itertools.pairwise(found):
+        if version == before:
             raise MigrationError(
-                f"Migration {dialect}/{name} is out of sequence: expected number {expected}."
+                f"Migrations {dialect}/{first} and {dialect}/{name} share the number {version}."
             )
+    if found and found[0][0] < 1:
+        raise MigrationError(f"Migration {dialect}/{found[0][1]} is numbered below 1.")
     return found
+
+
+def latest_version(dialect: Dialect = "sqlite") -> int:
+    """The schema version this program brings a database to: its last migration's number."""
+    found = migrations(dialect)
+    return found[-1][0] if found else 0
 
 
 # ---------------------------------------------------------------------- connections
@@ -257,7 +270,7 @@ class Database(ABC):
 
     def _target(self, target: int | None) -> tuple[list[tuple[int, str, str]], int]:
         available = migrations(self.dialect)
-        latest = len(available)
+        latest = available[-1][0] if available else 0
         target = latest if target is None else target
         if not 0 <= target <= latest:
             raise MigrationError(f"There is no schema version {target} (latest is {latest}).")
@@ -374,7 +387,7 @@ class SqliteDatabase(Database):
         available, target = self._target(target)
         await self._settled()
         current = await self.schema_version()
-        self._refuse_newer(current, len(available))
+        self._refuse_newer(current, available[-1][0] if available else 0)
         for version, name, sql in available:
             if version <= current or version > target:
                 continue
@@ -447,7 +460,7 @@ class PostgresDatabase(Database):
                     async with con.transaction():
                         await con.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
                         current = await _pg_version(PostgresConn(con))
-                        self._refuse_newer(current, len(available))
+                        self._refuse_newer(current, available[-1][0] if available else 0)
                         if version <= current:
                             continue
                         await con.execute(sql)  # a script: no parameters
@@ -459,7 +472,7 @@ class PostgresDatabase(Database):
                 except asyncpg.PostgresError as exc:
                     raise MigrationError(f"Migration {name} failed: {exc}") from exc
         current = await self.schema_version()
-        self._refuse_newer(current, len(available))
+        self._refuse_newer(current, available[-1][0] if available else 0)
 
 
 @contextmanager

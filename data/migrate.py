@@ -7,10 +7,11 @@ processes share::
         --to postgresql://tienlen:secret@db.example:5432/tienlen
 
 Everything is copied, row for row and id for id: players, the chip ledger, tables, games,
-results, stats, places, server settings and the bot's own notes. The source is first brought to
-this program's schema version (as the bot does when it starts); the target must be empty (its
-schema is created) and is written in one transaction, so a failed copy leaves it empty. The copy
-ends with the same checks as ``python -m data.check`` on the target. Stop the bot while copying.
+results, stats, places, admin changes, server settings and the bot's own notes. The source is
+first brought to this program's schema version (as the bot does when it starts); the target must
+be empty (its schema is created) and is written in one transaction, so a failed copy leaves it
+empty. The copy ends with the same checks as ``python -m data.check`` on the target. Stop the bot
+while copying.
 
 Exit status: 0 copied and sound, 1 copied but the check found faults, 2 nothing copied.
 """
@@ -36,6 +37,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("players", "guild_id, user_id"),
     ("tables", "id"),
     ("games", "id"),
+    ("admin_actions", "id"),
     ("chip_ledger", "id"),
     ("results", "game_id, seat"),
     ("player_stats", "guild_id, user_id"),
@@ -44,7 +46,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("bot_meta", "key"),
 )
 #: tables whose ids come from a sequence that must continue after the copied ids
-IDENTITY_TABLES = ("tables", "games", "chip_ledger")
+IDENTITY_TABLES = ("tables", "games", "admin_actions", "chip_ledger")
 BATCH = 2000
 
 

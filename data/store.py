@@ -30,6 +30,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, cast
 
+from data.admin import AdminTools
 from data.db import Conn, Database, DatabaseURL, Dialect, Row, open_database
 from data.db import migrations as _dialect_migrations
 from data.errors import (
@@ -141,7 +142,7 @@ def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
     return _dialect_migrations(dialect)
 
 
-class Store:
+class Store(AdminTools):
     """Async access to the database. Create with ``await Store.open(url_or_path)``."""
 
     def __init__(

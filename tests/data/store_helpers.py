@@ -24,6 +24,7 @@ TABLES = (
     "player_places",
     "guild_settings",
     "bot_meta",
+    "admin_actions",
 )
 
 

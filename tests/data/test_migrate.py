@@ -36,6 +36,9 @@ async def old_store(path: Path) -> None:
         await store.cancel_game(cancelled.id)
         await store.claim_daily(GUILD, 4)
         await store.adjust_chips(GUILD, 3, 50, "admin")
+        await store.admin_change(GUILD, 4, 99, "grant", 30, "event prize")
+        await store.admin_change(GUILD, 4, 99, "take", 10, "dispute")
+        await store.set_table_channels(GUILD, [12, 13])
         table = await store.create_table(GUILD, 12, 1, "{}", 5, 30, humans(1, 2))
         playing = await store.start_game(
             GUILD, 12, 1, "{}", 5, humans(1, 2), '{"turn": 0}', table_id=table
@@ -125,6 +128,7 @@ async def test_command_line(tmp_path: Path, db_url: str) -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert "chip_ledger: 10 rows" in result.stdout
+    assert "chip_ledger: 12 rows" in result.stdout
+    assert "admin_actions: 2 rows" in result.stdout
     assert "OK: no faults found" in result.stdout
     assert sql(db_url, "SELECT COUNT(*) FROM games") == [(3,)]
