@@ -32,6 +32,7 @@ from engine.ai import choose_returns, observe, suggest
 
 from . import _pictures as pictures
 from . import _render as render
+from . import channels as table_channels
 from . import selection as sel
 from ._views import release
 from .hands import LiveHand
@@ -302,6 +303,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     turn_reminder: app_commands.Range[int, 0, 3600] | None = None) -> None:
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
+        await table_channels.check_start(self.bot.store, interaction)
         missing = missing_permissions(
             interaction, pictures=await self.bot.image_setting.enabled(interaction.guild_id))
         if missing:
@@ -399,7 +401,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                                          "(0: none)",
                            language="The language of tables' public messages (auto: the "
                                     "server's, else the opener's)",
-                           images="Card pictures on the boards and hands (on/off)")
+                           images="Card pictures on the boards and hands (on/off)",
+                           channels="The channels tables may open in (#channel …), or all")
     @guarded
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
@@ -407,12 +410,14 @@ class TienLenCog(commands.Cog, name="TienLen"):
                        turn_seconds: TurnSeconds | None = None,
                        turn_reminder: app_commands.Range[int, 0, 3600] | None = None,
                        language: LanguageSetting | None = None,
-                       images: Literal["on", "off"] | None = None) -> None:
+                       images: Literal["on", "off"] | None = None,
+                       channels: table_channels.ChannelList | None = None) -> None:
         assert interaction.guild_id is not None
         w = person(interaction)
         if not _can_manage(interaction):
             raise Refusal(N_("You need the Manage Server permission to change server settings."))
         store = self.bot.store
+        where = await table_channels.apply(store, interaction, channels)
         if (preset is None and stake is None and turn_seconds is None and turn_reminder is None
                 and language is None and images is None):
             current = await store.get_guild_settings(interaction.guild_id)
@@ -438,6 +443,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
                    preset=glossary.preset(w, current.preset or "southern"),
                    stake=w.num(current.stake or 10), seconds=w.num(seconds), reminder=after,
                    language=_language_name(w, current.language or "auto"), images=images_word)
+        text += " " + table_channels.describe(w, where)
         await interaction.response.send_message(text, ephemeral=True)
 
     async def _relanguage(self, interaction: discord.Interaction[Any], setting: str) -> None:
