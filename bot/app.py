@@ -21,6 +21,7 @@ import yarl
 from discord.ext import commands
 
 from bot.card_emoji import CardEmoji, ensure_card_emoji
+from bot.commands_sync import warn_if_guild_copies
 from bot.metrics import Metrics
 from bot.settings import Settings, StartupError
 from cogs import guard
@@ -232,6 +233,8 @@ class TienLenBot(commands.Bot):
         if not self.sync_commands:
             return
         guild_id = self.settings.DEV_GUILD_ID
+        if guild_id is None:
+            await warn_if_guild_copies(self.store)
         try:
             await self.sync_if_changed(guild_id)
         except discord.Forbidden:

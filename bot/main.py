@@ -220,6 +220,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="send the application commands to Discord even if they did not "
                         "change since the last sync (by default they are synced only when "
                         "changed)")
+    parser.add_argument("--clear-guild-commands", metavar="GUILD_ID", type=int,
+                        dest="clear_guild",
+                        help="remove the commands synced to that server (by DEV_GUILD_ID) and "
+                        "exit; the global commands stay")
     return parser
 
 
@@ -239,6 +243,13 @@ def main(argv: list[str]) -> int:
     setup_logging(settings.LOG_LEVEL, [settings.DISCORD_TOKEN.get_secret_value()],
                   shard_ids=settings.shard_ids, shard_count=settings.SHARD_COUNT)
     try:
+        if args.clear_guild is not None:
+            from bot.commands_sync import clear_guild_commands
+
+            removed = asyncio.run(clear_guild_commands(settings, args.clear_guild))
+            print(f"removed {removed} commands from server {args.clear_guild}; "
+                  "the global commands stay")
+            return 0
         return asyncio.run(run_bot(settings, force_sync=args.sync))
     except StartupError as error:
         print(f"startup error: {error}", file=sys.stderr)
