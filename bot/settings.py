@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from engine.limits import TURN_REMINDER, TURN_SECONDS
+
 if TYPE_CHECKING:
     from data.models import Shards
 
@@ -42,8 +44,9 @@ class Settings(BaseSettings):
     METRICS_HOST: str = "127.0.0.1"
     STARTING_CHIPS: int = Field(default=1000, ge=0)
     DAILY_CHIPS: int = Field(default=200, ge=0)
-    DEFAULT_TURN_SECONDS: int = Field(default=60, ge=5, le=3600)
-    DEFAULT_TURN_REMINDER: int = Field(default=10, ge=0, le=3600)
+    # the same ranges as /tienlen start and /tienlen settings (engine.limits)
+    DEFAULT_TURN_SECONDS: int = Field(default=60, ge=TURN_SECONDS.low, le=TURN_SECONDS.high)
+    DEFAULT_TURN_REMINDER: int = Field(default=10, ge=TURN_REMINDER.low, le=TURN_REMINDER.high)
     AI_DELAY_SECONDS: float = Field(default=1.0, ge=0, le=60)
     BOARD_EDIT_INTERVAL: float = Field(default=1.0, ge=0, le=60)
     LOOP_LAG_LOG: float = Field(default=0.0, ge=0, le=3600)

@@ -27,7 +27,7 @@ from cogs.tables import (
     TableService,
 )
 from data import GuildSettings
-from engine import Level, Phase, RuleOptionError, Rules, TienLenError
+from engine import Level, Phase, RuleOptionError, Rules, TienLenError, limits
 from engine.ai import choose_returns, observe, suggest
 
 from . import _pictures as pictures
@@ -73,11 +73,12 @@ class EngineRefusal(Refusal):
 
 
 PresetName = Literal["southern", "pagat", "vc", "online"]  # Rules.preset_names(), tested
-STAKES = (1, 1_000_000)
-TURN_SECONDS = (10, 3600)
-REMINDER_SECONDS = (0, 3600)
-Stake = app_commands.Range[int, 1, 1_000_000]
-TurnSeconds = app_commands.Range[int, 10, 3600]
+STAKES = limits.STAKE  # one definition of each range: engine.limits
+TURN_SECONDS = limits.TURN_SECONDS
+REMINDER_SECONDS = limits.TURN_REMINDER
+Stake = app_commands.Range[int, limits.STAKE.low, limits.STAKE.high]
+TurnSeconds = app_commands.Range[int, limits.TURN_SECONDS.low, limits.TURN_SECONDS.high]
+TurnReminder = app_commands.Range[int, limits.TURN_REMINDER.low, limits.TURN_REMINDER.high]
 RuleOptions = app_commands.Range[str, 1, 600]  # every rule option spelled out is ~320
 LanguageSetting = Literal["vi", "en", "auto"]
 
@@ -300,7 +301,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     seats: app_commands.Range[int, 2, 8] = 4,
                     turn_seconds: TurnSeconds | None = None,
                     options: RuleOptions | None = None,
-                    turn_reminder: app_commands.Range[int, 0, 3600] | None = None) -> None:
+                    turn_reminder: TurnReminder | None = None) -> None:
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
         await table_channels.check_start(self.bot.store, interaction)
@@ -344,7 +345,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
     @app_commands.describe(amount="Chips per unit: 1 up to what the poorest seated player holds")
     @guarded
     async def stake_command(self, interaction: discord.Interaction[Any],
-                            amount: app_commands.Range[int, 1, 1_000_000]) -> None:
+                            amount: Stake) -> None:
         assert interaction.channel_id is not None
         live = await self.service.table_in_channel(interaction.channel_id)
         if live is None:
@@ -408,7 +409,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
                        preset: PresetName | None = None,
                        stake: Stake | None = None,
                        turn_seconds: TurnSeconds | None = None,
-                       turn_reminder: app_commands.Range[int, 0, 3600] | None = None,
+                       turn_reminder: TurnReminder | None = None,
                        language: LanguageSetting | None = None,
                        images: Literal["on", "off"] | None = None,
                        channels: table_channels.ChannelList | None = None) -> None:
