@@ -44,12 +44,10 @@ async def warn_if_guild_copies(store: Store) -> bool:
 
 async def clear_guild_commands(settings: Settings, guild_id: int) -> int:
     """Remove the bot's commands synced to one server (its global commands stay); returns how
-    many there were. Talks to Discord's REST API only (no gateway)."""
+    many there were. Talks to Discord's REST API only (no gateway), at the address the caller
+    pointed discord.py at (`bot.app.point_at`)."""
     import discord
 
-    from bot.app import point_at
-
-    point_at(settings.DISCORD_API_BASE_URL, settings.DISCORD_GATEWAY_URL)
     client = discord.Client(intents=discord.Intents.none())
     try:
         try:

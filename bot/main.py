@@ -244,8 +244,10 @@ def main(argv: list[str]) -> int:
                   shard_ids=settings.shard_ids, shard_count=settings.SHARD_COUNT)
     try:
         if args.clear_guild is not None:
+            from bot.app import point_at
             from bot.commands_sync import clear_guild_commands
 
+            point_at(settings.DISCORD_API_BASE_URL, settings.DISCORD_GATEWAY_URL)
             removed = asyncio.run(clear_guild_commands(settings, args.clear_guild))
             print(f"removed {removed} commands from server {args.clear_guild}; "
                   "the global commands stay")
