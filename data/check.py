@@ -4,7 +4,9 @@ Checks that every balance equals the sum of its ledger rows, no balance is or ev
 every finished game was settled exactly once (results for each seat, ledger rows matching them,
 transfers summing to zero), unfinished and cancelled games moved no chips, every player got at
 most one starting grant, daily claims are 24 hours apart, one open table per channel, the
-ledger's append-only triggers are in place, and SQLite's own integrity and foreign-key checks.
+ledger's append-only triggers are in place, every admin change moved exactly the ledger rows it
+records, and SQLite's own integrity and foreign-key checks. It also explains the chips held:
+starting grants + dailies + admin grants - admin takes + game transfers.
 Writes nothing. Prints what it finds; exits 0 when the database is sound, 1 on any fault, 2 when
 it cannot be read. The checks themselves live in `data.audit`.
 """
@@ -29,8 +31,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m data.check",
         description="Verify a store's database, SQLite or PostgreSQL: balances against the "
-        "ledger, settlements, starting grants, daily claims, open tables, the ledger's "
-        "append-only triggers, and SQLite's integrity and foreign keys; writes nothing. "
+        "ledger, settlements, starting grants, daily claims, admin changes, open tables, the "
+        "ledger's append-only triggers, and SQLite's integrity and foreign keys; explains the "
+        "chips held; writes nothing. "
         "Exits 0 when the database is sound, 1 on any fault, 2 when it cannot be read.",
     )
     parser.add_argument(
