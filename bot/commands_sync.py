@@ -69,8 +69,14 @@ async def clear_guild_commands(settings: Settings, guild_id: int) -> int:
                 f"--clear-guild-commands {guild_id}: Discord knows no such server") from None
     finally:
         await client.close()
-    store = await Store.open(settings.database_url, starting_chips=settings.STARTING_CHIPS,
-                             daily_chips=settings.DAILY_CHIPS)
+    try:
+        store = await Store.open(settings.database_url, starting_chips=settings.STARTING_CHIPS,
+                                 daily_chips=settings.DAILY_CHIPS)
+    except Exception as failed:  # the commands are gone; only the bot's note of it is not kept
+        reason = str(failed).splitlines()[0] if str(failed) else type(failed).__name__
+        raise StartupError(f"the commands of server {guild_id} were removed, but the store "
+                           f"cannot be opened to note it ({reason}); a later "
+                           f"DEV_GUILD_ID={guild_id} start needs `python -m bot --sync`") from None
     try:
         await store.set_meta(guild_key(guild_id), CLEARED)
     finally:
