@@ -15,6 +15,7 @@ from data.errors import (
     UnknownTable,
     WrongStatus,
 )
+from data.hands import LiveHandRecord
 from data.models import (
     ChipTransfer,
     DailyClaim,
@@ -44,6 +45,7 @@ __all__ = [
     "InvalidInput",
     "LeaderboardEntry",
     "LeaderboardPage",
+    "LiveHandRecord",
     "MigrationError",
     "NotFound",
     "NotOwned",

@@ -173,6 +173,15 @@ async def audit(conn: Conn) -> Report:
         "GROUP BY channel_id HAVING COUNT(*) > 1"
     ):
         report.fault(f"Channel {channel} has {n} open tables")
+
+    # Live hands (data.hands): only open tables keep them. Their tokens are never read here.
+    kept, stray = await conn.one(
+        "SELECT (SELECT COUNT(*) FROM live_hands), (SELECT COUNT(*) FROM live_hands h "
+        "LEFT JOIN tables t ON t.id = h.table_id WHERE t.id IS NULL OR t.status <> 'open')"
+    )
+    report.facts.append(f"{kept} live hands kept")
+    if stray:
+        report.fault(f"{stray} live hands belong to closed or missing tables")
     return report
 
 

@@ -7,7 +7,8 @@ processes share::
         --to postgresql://tienlen:secret@db.example:5432/tienlen
 
 Everything is copied, row for row and id for id: players, the chip ledger, tables, games,
-results, stats, places, server settings and the bot's own notes. The source is first brought to
+results, stats, places, server settings, the bot's own notes and the live hands (their
+interaction tokens are copied as they are and never printed). The source is first brought to
 this program's schema version (as the bot does when it starts); the target must be empty (its
 schema is created) and is written in one transaction, so a failed copy leaves it empty. The copy
 ends with the same checks as ``python -m data.check`` on the target. Stop the bot while copying.
@@ -36,6 +37,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("players", "guild_id, user_id"),
     ("tables", "id"),
     ("games", "id"),
+    ("live_hands", "table_id, user_id"),
     ("chip_ledger", "id"),
     ("results", "game_id, seat"),
     ("player_stats", "guild_id, user_id"),
