@@ -79,4 +79,7 @@ def setup_logging(
     root.handlers[:] = [handler]
     root.setLevel(level)
     # discord.py is chatty at DEBUG (it logs payloads, which can hold hands): cap it at INFO.
-    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(level)))
+    # aiosqlite logs every statement with its parameters at DEBUG (interaction tokens, games):
+    # capped too.
+    for chatty in ("discord", "aiosqlite", "asyncpg"):
+        logging.getLogger(chatty).setLevel(max(logging.INFO, logging.getLevelName(level)))
