@@ -201,6 +201,7 @@ async def test_hands_follow_again_after_a_sigkill(tmp_path: Path) -> None:
         async with aiohttp.ClientSession() as session, session.get(
                 f"http://127.0.0.1:{port}/metrics") as response:
             metrics = await response.text()
+        assert re.search(r"^tienlen_live_hands_restored_total 3\.0$", metrics, re.M), metrics
         proc.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(proc.wait(), 15) == 0
         logs.append((tmp_path / "bot.log").read_text(errors="replace"))
