@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.utils
 import gc
 import hashlib
 import json
@@ -48,7 +49,8 @@ def counted(url: yarl.URL) -> bool:
     return str(url).startswith(discord.http.Route.BASE) and EXEMPT_ROUTE.search(url.path) is None
 
 
-def rest_trace(budget: RestBudget) -> aiohttp.TraceConfig:
+def rest_trace(budget: RestBudget,
+               saw_time: Callable[[float], None] | None = None) -> aiohttp.TraceConfig:
     """Watch every REST request discord.py makes: one the global limit counts waits for its
     moment on the wire (:meth:`RestBudget.leaving`); a 429 pauses the whole budget for the time
     it names; a channel bucket announced empty holds that channel until it resets."""
@@ -67,6 +69,9 @@ def rest_trace(budget: RestBudget) -> aiohttp.TraceConfig:
                      params: aiohttp.TraceRequestEndParams) -> None:
         response = params.response
         headers = response.headers
+        if saw_time is not None and "Date" in headers:  # Discord's clock, for the hands' tokens
+            with contextlib.suppress(TypeError, ValueError):
+                saw_time(email.utils.parsedate_to_datetime(headers["Date"]).timestamp())
         if response.status == 429:
             try:
                 retry = float(headers.get("Retry-After") or 1.0)
@@ -146,7 +151,9 @@ class TienLenBot(commands.Bot):
         intents = discord.Intents.default()
         options.setdefault("guild_ready_timeout", 2.0)
         self.rest_budget = rest_budget or RestBudget(settings.rest_budget_per_process)
-        options.setdefault("http_trace", rest_trace(self.rest_budget))
+        self.hands = LiveHands()
+        self.hands.store = store  # live hands are kept with their tables across restarts
+        options.setdefault("http_trace", rest_trace(self.rest_budget, self.hands.saw_time))
         self.metrics = Metrics(self, options["http_trace"])  # served if METRICS_PORT is set
         self.metrics.instrument(store)
         super().__init__(
@@ -162,7 +169,6 @@ class TienLenBot(commands.Bot):
         self.force_sync = force_sync
         self.synced_now = False  # whether this start sent the commands to Discord
         self.executor = executor
-        self.hands = LiveHands()
         self.table_service = TableService(
             store,
             BoardPublisher(self),
@@ -301,6 +307,7 @@ class TienLenBot(commands.Bot):
             self.card_emoji_task = None
         for table_id in list(self.hands.hands):  # no hand refresh races the shutdown
             self.hands.drop_table(table_id)
+        await self.hands.settle()  # the hands' last store writes, before the store closes
         await self.table_service.shutdown()
         await super().close()
         self.pictures.close()

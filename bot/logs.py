@@ -9,6 +9,10 @@ from collections.abc import Sequence
 
 # Discord bot tokens: three base64url parts separated by dots.
 _TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+# Interaction tokens travel in URLs (/webhooks/<app>/<token>, /interactions/<id>/<token>), and
+# real ones start with "aW50ZXJhY3Rpb246" (base64 of "interaction:").
+_URL_TOKEN_RE = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/\s?#'\"]+")
+_INTERACTION_TOKEN_RE = re.compile(r"aW50ZXJhY3Rpb246[A-Za-z0-9_.-]+")
 
 
 class RedactFilter(logging.Filter):
@@ -21,6 +25,8 @@ class RedactFilter(logging.Filter):
     def _clean(self, text: str) -> str:
         for secret in self.secrets:
             text = text.replace(secret, "[redacted]")
+        text = _URL_TOKEN_RE.sub(r"\1[redacted]", text)
+        text = _INTERACTION_TOKEN_RE.sub("[redacted]", text)
         return _TOKEN_RE.sub("[redacted]", text)
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -73,4 +79,7 @@ def setup_logging(
     root.handlers[:] = [handler]
     root.setLevel(level)
     # discord.py is chatty at DEBUG (it logs payloads, which can hold hands): cap it at INFO.
-    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(level)))
+    # aiosqlite logs every statement with its parameters at DEBUG (interaction tokens, games):
+    # capped too.
+    for chatty in ("discord", "aiosqlite", "asyncpg"):
+        logging.getLogger(chatty).setLevel(max(logging.INFO, logging.getLevelName(level)))

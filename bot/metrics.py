@@ -84,6 +84,16 @@ class _Figures:
         for shard, seconds in shard_latencies(bot):
             shards.add_metric([str(shard)], seconds)
         yield shards
+        hands = bot.hands
+        live = GaugeMetricFamily("tienlen_live_hands",
+                                 "Hand messages this process keeps following (a usable token)")
+        live.add_metric([], sum(1 for table in hands.hands.values() for hand in table.values()
+                                if hand.interaction is not None))
+        yield live
+        restored = CounterMetricFamily("tienlen_live_hands_restored",
+                                       "Hands redrawn at start-up from the store")
+        restored.add_metric([], hands.restored_count)
+        yield restored
         budget = bot.rest_budget
         granted = CounterMetricFamily("tienlen_rest_budget_granted",
                                       "Requests the REST budget let through")

@@ -22,6 +22,7 @@ from data.errors import (
     UnknownTable,
     WrongStatus,
 )
+from data.hands import LiveHandRecord
 from data.models import (
     ChipTransfer,
     DailyClaim,
@@ -55,6 +56,7 @@ __all__ = [
     "InvalidInput",
     "LeaderboardEntry",
     "LeaderboardPage",
+    "LiveHandRecord",
     "MigrationError",
     "NotFound",
     "NotOwned",

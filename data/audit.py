@@ -179,6 +179,14 @@ async def audit(conn: Conn) -> Report:
 
     # Where the chips came from, and the admin changes (data.admin_audit).
     await audit_admin(conn, report)
+    # Live hands (data.hands): only open tables keep them. Their tokens are never read here.
+    kept, stray = await conn.one(
+        "SELECT (SELECT COUNT(*) FROM live_hands), (SELECT COUNT(*) FROM live_hands h "
+        "LEFT JOIN tables t ON t.id = h.table_id WHERE t.id IS NULL OR t.status <> 'open')"
+    )
+    report.facts.append(f"{kept} live hands kept")
+    if stray:
+        report.fault(f"{stray} live hands belong to closed or missing tables")
     return report
 
 

@@ -7,11 +7,11 @@ processes share::
         --to postgresql://tienlen:secret@db.example:5432/tienlen
 
 Everything is copied, row for row and id for id: players, the chip ledger, tables, games,
-results, stats, places, admin changes, server settings and the bot's own notes. The source is
-first brought to this program's schema version (as the bot does when it starts); the target must
-be empty (its schema is created) and is written in one transaction, so a failed copy leaves it
-empty. The copy ends with the same checks as ``python -m data.check`` on the target. Stop the bot
-while copying.
+results, stats, places, admin changes, server settings, the bot's own notes and the live hands
+(their interaction tokens are copied as they are and never printed). The source is first brought
+to this program's schema version (as the bot does when it starts); the target must be empty (its
+schema is created) and is written in one transaction, so a failed copy leaves it empty. The copy
+ends with the same checks as ``python -m data.check`` on the target. Stop the bot while copying.
 
 Exit status: 0 copied and sound, 1 copied but the check found faults, 2 nothing copied.
 """
@@ -38,6 +38,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("tables", "id"),
     ("games", "id"),
     ("admin_actions", "id"),
+    ("live_hands", "table_id, user_id"),
     ("chip_ledger", "id"),
     ("results", "game_id, seat"),
     ("player_stats", "guild_id, user_id"),

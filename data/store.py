@@ -44,6 +44,7 @@ from data.errors import (
     UnknownTable,
     WrongStatus,
 )
+from data.hands import LiveHandsMixin
 from data.models import (
     DailyClaim,
     GameRecord,
@@ -142,7 +143,7 @@ def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
     return _dialect_migrations(dialect)
 
 
-class Store(AdminTools):
+class Store(AdminTools, LiveHandsMixin):
     """Async access to the database. Create with ``await Store.open(url_or_path)``."""
 
     def __init__(
@@ -526,6 +527,8 @@ class Store(AdminTools):
                 "WHERE id = ? AND status = 'open'",
                 (stamp, table_id),
             )
+            if closed == 1:  # its hands' tokens go with it (data.hands)
+                await db.execute("DELETE FROM live_hands WHERE table_id = ?", (table_id,))
             if closed == 1 and cancel_game:
                 await db.execute(
                     "UPDATE games SET status = 'cancelled', updated_at = ?, finished_at = ? "

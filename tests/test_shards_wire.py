@@ -25,7 +25,7 @@ import pytest
 
 from data import Store
 from tests.data.pg_server import NOT_INSTALLED, TempPostgres, find_bindir
-from tests.support.fake_discord import FakeDiscord, FakeGuild, FakeUser
+from tests.support.fake_discord import FakeDiscord, FakeGuild, FakeUser, StoredMessage
 from tests.support.wire import REPO_ROOT, bot_env, play_turn, refusal, until_board
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL"),
@@ -157,10 +157,28 @@ async def test_two_shard_processes_share_one_postgresql(tmp_path: Path, database
         tables = dict(zip((0, 1), await asyncio.gather(
             *(_table_with_computers(fake, people[s], channels[s]) for s in (0, 1))), strict=True))
 
+        def bobs_hand() -> StoredMessage:
+            """bob's newest hand message (the one the bot keeps live)."""
+            mine = [m for m in fake.messages.values()
+                    if m.channel_id == channels[1] and m.ephemeral_user_id == people[1].id
+                    and not m.deleted and any(c.startswith("tl:h:") for c in m.custom_ids())]
+            return max(mine, key=lambda m: m.id)
+
         async def kill_and_restart() -> None:
+            await asyncio.sleep(0.5)  # the hand's store write runs after the press's answer
+            hand = bobs_hand()
+            drawn = hand.custom_ids()
             assert await bots[1].stop(signal.SIGKILL) == -signal.SIGKILL
             await again.start()
             await again.until_logged(rf"shard=1 cogs.tables: table {tables[1]} resumed")
+            await again.until_logged(r"shard=1 cogs.tienlen: resumed 1 live hands")
+            # Without a press of bob's, the new process redraws his hand and it follows the
+            # computers' moves until it is his turn again (or the game is over).
+            await fake.wait_until(lambda: hand.custom_ids() != drawn and (
+                "Your turn" in hand.content or "Your lead" in hand.content
+                or "Game over" in hand.content), 30)
+            assert "p1-again" in {r.client for r in fake.client_requests
+                                  if r.route.startswith("webhook")}, fake.route_counts
             await again.until_logged(r"shard=1 bot.app: shard 1 of 2 ready")
 
         await asyncio.gather(
@@ -201,6 +219,10 @@ async def test_two_shard_processes_share_one_postgresql(tmp_path: Path, database
         assert {e.user_id for e in board.entries} == {people[0].id, people[1].id}
         assert all(records[s].guild_id == servers[s].id for s in (0, 1))
         assert not fake.unknown_routes, fake.unknown_routes
+        assert fake.status_counts[401] == 0, fake.errors  # no edit through an expired token
+        issued = {h.token for h in fake._handle_order} | set(fake._expired_tokens)
+        shown = "\n".join([*logs.values(), check.stdout, check.stderr])
+        assert not [t for t in issued if t in shown], "an interaction token was logged"
     except BaseException:
         for b in (*bots.values(), again):  # shown by pytest with the failure
             if b.log_path.exists():

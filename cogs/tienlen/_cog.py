@@ -238,6 +238,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
         count = await self.service.load_all()
         if count:
             log.info("resumed %d open tables", count)
+            # The hands on screen follow again at once (kept in the store with their tables).
+            hands = await self.bot.hands.restore(self.bot._connection, self.service.tables)
+            if hands:
+                log.info("resumed %d live hands", hands)
 
     async def cog_app_command_error(self, interaction: discord.Interaction[Any],
                                     error: app_commands.AppCommandError) -> None:
@@ -582,8 +586,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
             # first: nothing waits after the drawing
             files = await hands.files(live, seat, hand.mask, hand.lang)
             payload = hands.draw(live, hand, seat)
-            await interaction.response.send_message(ephemeral=True, files=files, **payload)
-            hands.attach(live, hand, interaction)  # this message is the person's live hand now
+            sent = await interaction.response.send_message(ephemeral=True, files=files,
+                                                           **payload)
+            # this message is the person's live hand now
+            hands.attach(live, hand, interaction, sent.message_id)
             hands.shown(live, hand)
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,

@@ -13,6 +13,13 @@ Discord's clock): then one last edit says the hand no longer follows the table a
 fresh one, and the token is not used again. An edit through an expired token would be refused
 (401, code 50027) and count towards Discord's limit of invalid requests. A hand that stopped
 following says so on the next press; a dismissed hand (404) is forgotten.
+
+What a hand needs to be edited again (the interaction's id, application and token, the message,
+the drawing number, the selection, the language, the game version shown) is also kept in the
+store with its table (`data.hands`), saved after every press that takes the hand over and
+deleted when its token retires, the person leaves or the table closes. After a restart
+`restore` redraws every kept hand whose token is still usable at once. The token is a secret:
+it is never logged, not even at debug level, nor put in any error message or metric.
 """
 
 from __future__ import annotations
@@ -22,9 +29,9 @@ import itertools
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -32,6 +39,7 @@ from cogs import words
 from cogs.i18n import Words
 from cogs.i18n import words as words_of
 from cogs.tables import LiveTable
+from data import LiveHandRecord, Store, StoreError
 from engine import Card
 
 from . import _render as render
@@ -78,6 +86,11 @@ class LiveHand:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     lang: str = "en"
     """The owner's language (from their last press): the hand is always drawn in it."""
+    guild_id: int = 0
+    message_id: int | None = None
+    """The hand message (for the store; edits go through the token's ``@original``)."""
+    saving: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Store writes of this hand, one at a time, in order (the latest state wins)."""
 
 
 class LiveHands:
@@ -102,6 +115,11 @@ class LiveHands:
         self.retired_count = 0
         """Hands that made their token's last edit (they say they stopped following)."""
         self.dismissed_count = 0
+        self.store: Store | None = None
+        """Where hands are kept across restarts (none: memory only); set by the bot."""
+        self.restored_count = 0
+        """Hands redrawn at start-up from the store."""
+        self._saves: set[asyncio.Task[None]] = set()
 
     def _wall(self) -> float:
         return self._clock() if self._clock is not None else discord.utils.utcnow().timestamp()
@@ -111,6 +129,12 @@ class LiveHands:
         clock, or later when an interaction arrived stamped later than the wall clock said. A
         token's lifetime runs on Discord's clock."""
         return self._wall() + self._ahead
+
+    def saw_time(self, stamp: float) -> None:
+        """Discord's time as a response's ``Date`` header gave it (seconds since the epoch):
+        after a restart the first interaction may be minutes away, and the kept tokens' ages
+        run on Discord's clock."""
+        self._ahead = max(self._ahead, stamp - self._wall())
 
     def saw(self, interaction: discord.Interaction[Any]) -> float:
         """Learn Discord's time from an interaction just received; returns its creation time."""
@@ -126,6 +150,7 @@ class LiveHands:
         return hand
 
     def drop_table(self, table_id: int) -> None:
+        """Forget a table's hands in memory (the store drops them with the table)."""
         for hand in self.hands.pop(table_id, {}).values():
             self._forget(hand)
 
@@ -173,10 +198,19 @@ class LiveHands:
         return await self.picture(live, seat, mask, words_of(lang))
 
     def attach(self, live: LiveTable, hand: LiveHand,
-               interaction: discord.Interaction[Any]) -> None:
+               interaction: discord.Interaction[Any], message_id: int | None = None,
+               *, keep: bool = True) -> None:
         """``interaction`` showed this hand: its token edits the message from now on, until the
-        last edit at `TOKEN_RETIRE`."""
+        last edit at `TOKEN_RETIRE`. ``keep``: save it in the store (not when restored from
+        there)."""
         hand.interaction = interaction
+        hand.guild_id = live.table.guild_id
+        if message_id is not None:
+            hand.message_id = message_id
+        elif interaction.message is not None:
+            hand.message_id = interaction.message.id
+        if keep:
+            self._save(hand)
         hand.issued = self.saw(interaction)
         hand.expired = False
         if hand.retire is not None:
@@ -200,6 +234,7 @@ class LiveHands:
             return True
         if hand.interaction is not None and (
                 self.now() - hand.issued > TOKEN_LIFETIME - TOKEN_MARGIN):
+            self._unkeep(hand, hand.interaction)
             hand.expired = True
             hand.interaction = None
             self.expired_count += 1
@@ -215,6 +250,7 @@ class LiveHands:
         for user_id, hand in list(table.items()):
             if live.seat_of(user_id) is None:  # left the table
                 self._forget(table.pop(user_id))
+                self._unkeep(hand, None)
                 continue
             if hand.interaction is None:
                 continue
@@ -257,12 +293,14 @@ class LiveHands:
                 await interaction.edit_original_response(**payload, attachments=files)
             except discord.NotFound:  # the person dismissed the message
                 if hand.interaction is interaction:
+                    self._unkeep(hand, interaction)
                     hand.interaction = None
                     self.dismissed_count += 1
                 return
             except discord.HTTPException as error:
                 if error.status == 401 or error.code == INVALID_WEBHOOK_TOKEN:
                     if hand.interaction is interaction:
+                        self._unkeep(hand, interaction)
                         hand.interaction = None
                         hand.expired = True
                         self.expired_count += 1
@@ -274,7 +312,8 @@ class LiveHands:
             hand.shown_version = version
             if last:
                 if hand.interaction is interaction:  # this token is done: the next press
-                    hand.interaction = None          # brings a fresh one
+                    self._unkeep(hand, interaction)  # brings a fresh one
+                    hand.interaction = None
                     hand.expired = True
                     self.retired_count += 1
                 return
@@ -290,3 +329,90 @@ class LiveHands:
         if game is not None and hand.shown_version == game.version:
             return None
         return words_of(hand.lang).marked(words.HAND_EXPIRED)
+
+    # ----------------------------------------------------------------- the store
+    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self._saves.add(task)
+        task.add_done_callback(self._saves.discard)
+
+    def _save(self, hand: LiveHand) -> None:
+        """Keep the hand as it is now in the store (in the background, in order)."""
+        if self.store is not None and hand.interaction is not None:
+            self._spawn(self._write(hand), f"hand-save-{hand.table_id}-{hand.user_id}")
+
+    def _unkeep(self, hand: LiveHand, interaction: discord.Interaction[Any] | None) -> None:
+        """The hand's token is done (or the person left): delete it from the store, unless a
+        newer interaction took the hand over meanwhile."""
+        if self.store is not None:
+            iid = None if interaction is None else interaction.id
+            self._spawn(self._delete(hand, iid), f"hand-forget-{hand.table_id}-{hand.user_id}")
+
+    async def _write(self, hand: LiveHand) -> None:
+        assert self.store is not None
+        async with hand.saving:
+            interaction = hand.interaction  # the state when this write's turn comes
+            if interaction is None or hand.expired:
+                return
+            application = interaction.application_id
+            record = LiveHandRecord(
+                hand.table_id, hand.user_id, hand.guild_id, application, interaction.id,
+                interaction.token, hand.message_id, hand.press, hand.mask, hand.lang,
+                hand.shown_version)
+            try:
+                await self.store.save_live_hand(record)
+            except StoreError as error:  # the hand still follows; only a restart would lose it
+                log.warning("table %s: a live hand could not be kept (%s)", hand.table_id,
+                            type(error).__name__)
+
+    async def _delete(self, hand: LiveHand, interaction_id: int | None) -> None:
+        assert self.store is not None
+        async with hand.saving:
+            try:
+                await self.store.forget_live_hand(hand.table_id, hand.user_id, interaction_id)
+            except StoreError as error:
+                log.warning("table %s: a live hand could not be forgotten (%s)",
+                            hand.table_id, type(error).__name__)
+
+    async def settle(self) -> None:
+        """Wait for the store writes under way (at shutdown; tests)."""
+        while self._saves:
+            await asyncio.gather(*list(self._saves), return_exceptions=True)
+
+    async def restore(self, state: Any, tables: dict[int, LiveTable]) -> int:
+        """After a (re)start: every hand kept in the store for an open table here whose token is
+        still usable is redrawn to the table's current state at once (its picture drawn again);
+        a hand whose token is past its life is deleted and not edited (its next press says it
+        had stopped updating). ``state``: discord.py's connection state, which edits go
+        through. Returns how many hands were restored."""
+        if self.store is None:
+            return 0
+        restored = 0
+        for record in await self.store.live_hands():
+            live = tables.get(record.table_id)
+            if live is None:
+                continue
+            hand = self.get(record.table_id, record.user_id)
+            hand.mask, hand.press, hand.lang = record.selection, record.drawing, record.lang
+            hand.shown_version, hand.message_id = record.shown_version, record.message_id
+            hand.guild_id = record.guild_id
+            interaction = discord.Interaction(data=cast(Any, {
+                "id": str(record.interaction_id),
+                "application_id": str(record.application_id),
+                "type": discord.InteractionType.component.value,
+                "token": record.token,
+                "version": 1,
+                "attachment_size_limit": 8 * 1024 * 1024,
+            }), state=state)
+            issued = interaction.created_at.timestamp()
+            if (live.seat_of(record.user_id) is None or live.game is None
+                    or self.now() - issued > TOKEN_LIFETIME - TOKEN_MARGIN):
+                hand.expired = live.seat_of(record.user_id) is not None
+                self._unkeep(hand, interaction)
+                continue
+            self.attach(live, hand, interaction, keep=False)
+            hand.shown_key = None
+            self._start(live, hand)
+            restored += 1
+        self.restored_count += restored
+        return restored

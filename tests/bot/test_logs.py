@@ -55,3 +55,15 @@ def test_shard_filter_fields() -> None:
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "m", None, None)
     assert ShardFilter([2], 3).filter(record)
     assert record.shard == "2"  # type: ignore[attr-defined]
+
+
+def test_interaction_tokens_in_urls_are_redacted() -> None:
+    real = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDEyMzQ1Njc4OnNlY3JldA.x-y_z"
+    fake = "fakeixtoken.abcDEF0123456789_-xyz"
+    line = (f"PATCH https://discord.com/api/v10/webhooks/123/{fake}/messages/@original 200; "
+            f"POST /interactions/456/{real}/callback; bare {real}")
+    record = logging.LogRecord("x", logging.DEBUG, __file__, 1, "%s", (line,), None)
+    assert RedactFilter().filter(record)
+    shown = record.getMessage()
+    assert fake not in shown and real not in shown, shown
+    assert "/webhooks/123/[redacted]/messages/@original" in shown

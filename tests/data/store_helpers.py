@@ -19,6 +19,7 @@ TABLES = (
     "chip_ledger",
     "tables",
     "games",
+    "live_hands",
     "results",
     "player_stats",
     "player_places",

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from data import ChipTransfer, SeatResult, Store
+from data import ChipTransfer, LiveHandRecord, SeatResult, Store
 from data.migrate import TABLES as COPIED
 from data.migrate import main as migrate_main
 from tests.data.store_helpers import GUILD, TABLES, check, humans, snapshot, sql, start
 
 REPO = Path(__file__).resolve().parents[2]
+TOKEN = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OnNlY3JldA-migrate-test-token"
 
 
 async def main(argv: list[str]) -> int:
@@ -45,6 +46,8 @@ async def old_store(path: Path) -> None:
         )
         await store.update_table(table, 1, current_game_id=playing.id, state_json='{"t": 1}')
         await store.save_game(playing.id, '{"turn": 1}', 1)
+        await store.save_live_hand(LiveHandRecord(table, 2, GUILD, 77, 1 << 40, TOKEN, 99,
+                                                  123456, selection=(1 << 103) | 5, lang="vi"))
         await store.create_table(GUILD, 13, 2, "{}", 0, 45, [])
         await store.close_table(await store.create_table(GUILD, 14, 2, "{}", 0, 45, []))
         await store.set_guild_settings(GUILD, preset="online", images=False, language="vi")
@@ -131,4 +134,9 @@ async def test_command_line(tmp_path: Path, db_url: str) -> None:
     assert "chip_ledger: 12 rows" in result.stdout
     assert "admin_actions: 2 rows" in result.stdout
     assert "OK: no faults found" in result.stdout
+    assert "live_hands: 1 rows" in result.stdout
+    assert TOKEN not in result.stdout + result.stderr  # copied, never printed
+    async with await Store.open(db_url) as copied:
+        [hand] = await copied.live_hands()
+    assert (hand.token, hand.selection, hand.lang) == (TOKEN, (1 << 103) | 5, "vi")
     assert sql(db_url, "SELECT COUNT(*) FROM games") == [(3,)]

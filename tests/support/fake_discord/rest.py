@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import email.utils
 import json
 import re
 import time
@@ -117,6 +118,7 @@ class RestMixin:
             if refused is not None:
                 self.status_counts[refused.status] += 1
                 self._count_invalid(refused.status)
+                refused.headers["Date"] = self._http_date()
                 return refused
             try:
                 self._check_channel_permissions(key, params)
@@ -132,10 +134,12 @@ class RestMixin:
                 )
                 failed = _json({"message": exc.message, "code": exc.code}, status=exc.status)
                 failed.headers.update(self._bucket_headers(key, params))
+                failed.headers["Date"] = self._http_date()
                 return failed
             self.status_counts[resp.status] += 1
             self._count_invalid(resp.status)
             resp.headers.update(self._bucket_headers(key, params))
+            resp.headers["Date"] = self._http_date()
             return resp
         self.route_counts["unknown"] += 1
         self.status_counts[404] += 1
@@ -143,6 +147,11 @@ class RestMixin:
         self.unknown_routes.append(desc)
         log.warning("fake discord: unknown route %s", desc)
         return _json({"message": "404: Not Found", "code": 0}, status=404)
+
+    def _http_date(self) -> str:
+        """Discord's ``Date`` header, by the fake's clock (moved by `FakeDiscord.advance`, as
+        the time in new ids is): a bot may read Discord's time from it."""
+        return email.utils.formatdate(time.time() + self._clock_offset, usegmt=True)
 
     def _request_guild(self, params: Mapping[str, str]) -> int | None:
         """The guild a request is about (its channel's, its interaction's), if any."""
