@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     DAILY_CHIPS: int = Field(default=200, ge=0)
     DEFAULT_TURN_SECONDS: int = Field(default=60, ge=5, le=3600)
     DEFAULT_TURN_REMINDER: int = Field(default=10, ge=0, le=3600)
+    # A lobby or finished table without a press for this long closes itself (0: never).
+    TABLE_IDLE_SECONDS: int = Field(default=900, ge=0, le=7 * 24 * 3600)
+    # How long the ready check of `Play again` waits for every seated person.
+    READY_CHECK_SECONDS: int = Field(default=60, ge=5, le=3600)
     AI_DELAY_SECONDS: float = Field(default=1.0, ge=0, le=60)
     BOARD_EDIT_INTERVAL: float = Field(default=1.0, ge=0, le=60)
     LOOP_LAG_LOG: float = Field(default=0.0, ge=0, le=3600)

@@ -32,6 +32,7 @@ from engine.ai import choose_returns, observe, suggest
 
 from . import _pictures as pictures
 from . import _render as render
+from . import leaving
 from . import selection as sel
 from ._views import release
 from .hands import LiveHand
@@ -482,6 +483,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
             handler = self.board_actions.get(action)
             if handler is None:
                 raise Refusal(words.UNKNOWN_BUTTON)
+            self.service.touch(live)  # a press: the table's idle time starts again
             if await handler(interaction, live):
                 await self._show_board(interaction, live)
 
@@ -491,6 +493,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
         return True
 
     async def _leave(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
+        if live.playing:  # leaving a running game: asked privately first
+            await leaving.ask(self, interaction, live)
+            return False
         if await self.service.leave(live, interaction.user.id):  # the table closed
             await interaction.response.edit_message(**render.board(live), attachments=[])
             return False
@@ -549,6 +554,12 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 await budget.acquire(dm.id)
                 await dm.send(words.short_of_chips_message(w, error.table_id, chips,
                                                            error.stake))
+
+    async def on_leave_confirm(self, interaction: discord.Interaction[Any], table_id: int,
+                               game_id: int) -> None:
+        async with self.guard(interaction, f"table {table_id}: leaving the game"):
+            await leaving.confirm(self, interaction, await self._table_here(interaction, table_id),
+                                  game_id)
 
     async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int,
                               level: str) -> None:
