@@ -187,7 +187,7 @@ class TableService(Scheduling, TableLife):
                 if game.state_json and game.status in ("playing", "finished"):
                     self._attach_game(live, game)
                     assert live.game is not None
-                    if live.game.is_over and live.phase is not TablePhase.FINISHED:
+                    if live.game.is_over and live.phase is TablePhase.PLAYING:
                         # Stopped between the last move and the end of settlement: finish now
                         # (settling twice is a no-op that returns the first result).
                         await self._finish(live)
@@ -692,6 +692,9 @@ class TableService(Scheduling, TableLife):
             await self._save_table(live)
             await self._close(live, CloseReason.LEFT_TO_COMPUTERS)
             return
+        # The finished board belongs to the game's seats: with fewer, the table is a lobby again
+        # (the results stay on its board).
+        live.phase = TablePhase.LOBBY
         await self._save_table(live, seats=[_seat_json(s) for s in stay], host_id=host)
 
     async def set_language(self, live: LiveTable, language: str) -> None:
