@@ -60,9 +60,10 @@ def _between_games_help(w: Words, live: LiveTable) -> str:
     if not live.had_game:
         return w._("Press **Join** to sit down. The host presses **Start** (2+ seated).")
     if live.ready and live.ready_deadline is not None:
+        until = "<t:{}:R>".format(int(live.ready_deadline))
         return w._("Ready check: the next game starts when everyone seated is ready, at "
                    "{until} if 2+ are ready, or when the host presses **Start** (those not "
-                   "ready leave their seats).", until=f"<t:{int(live.ready_deadline)}:R>")
+                   "ready leave their seats).", until=until)
     return w._("**Play again** when you are ready for the next game; **Join** to sit down, "
                "**Leave** to get up. The host may **Start** at once.")
 
