@@ -60,7 +60,7 @@ def _between_games_help(w: Words, live: LiveTable) -> str:
     if not live.had_game:
         return w._("Press **Join** to sit down. The host presses **Start** (2+ seated).")
     if live.ready and live.ready_deadline is not None:
-        until = "<t:{}:R>".format(int(live.ready_deadline))
+        until = f"<t:{int(live.ready_deadline)}:R>"
         return w._("Ready check: the next game starts when everyone seated is ready, at "
                    "{until} if 2+ are ready, or when the host presses **Start** (those not "
                    "ready leave their seats).", until=until)
