@@ -297,6 +297,16 @@ def refusal(w: Words, error: TableError) -> str:
             return w.marked(SOMETHING_WENT_WRONG)
 
 
+def idle_setting(w: Words, seconds: int) -> str:
+    """The server's idle time for new tables (said by `/tienlen settings`)."""
+    if seconds <= 0:
+        return w._("Lobbies and finished tables never close themselves.")
+    minutes = max(1, round(seconds / 60))
+    return w.ngettext("A lobby or finished table closes itself after {n} minute without a press.",
+                      "A lobby or finished table closes itself after {n} minutes without a press.",
+                      minutes)
+
+
 def stake_changed(w: Words, table_id: int, stake: int) -> str:
     """The host changed the stake (said in the channel)."""
     return w.ngettext("Table #{table}: the stake is now **{n}** chip per unit from the next deal.",

@@ -316,6 +316,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         preset = rules or defaults.preset or "southern"
         w = person(interaction)
         language = table_language(defaults.language, interaction.guild_locale, w.lang)
+        idle = await self.bot.store.get_idle_minutes(interaction.guild_id)
         live = await self.service.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             host_id=interaction.user.id, host_name=interaction.user.display_name,
@@ -324,6 +325,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
             turn_seconds=turn_seconds or defaults.turn_seconds,
             turn_reminder=turn_reminder if turn_reminder is not None else defaults.turn_reminder,
             language=language, opener_language=w.lang,
+            idle_seconds=None if idle is None else idle * 60,
         )
         join = words_of(language)._("Join")
         # The board first: should this answer fail (a late interaction), the board is still
@@ -400,7 +402,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
                                          "(0: none)",
                            language="The language of tables' public messages (auto: the "
                                     "server's, else the opener's)",
-                           images="Card pictures on the boards and hands (on/off)")
+                           images="Card pictures on the boards and hands (on/off)",
+                           idle_minutes="Minutes without a press before a lobby or finished "
+                                        "table closes itself (0: never)")
     @guarded
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
@@ -408,12 +412,15 @@ class TienLenCog(commands.Cog, name="TienLen"):
                        turn_seconds: TurnSeconds | None = None,
                        turn_reminder: app_commands.Range[int, 0, 3600] | None = None,
                        language: LanguageSetting | None = None,
-                       images: Literal["on", "off"] | None = None) -> None:
+                       images: Literal["on", "off"] | None = None,
+                       idle_minutes: app_commands.Range[int, 0, 10080] | None = None) -> None:
         assert interaction.guild_id is not None
         w = person(interaction)
         if not _can_manage(interaction):
             raise Refusal(N_("You need the Manage Server permission to change server settings."))
         store = self.bot.store
+        if idle_minutes is not None:
+            await store.set_idle_minutes(interaction.guild_id, idle_minutes)
         if (preset is None and stake is None and turn_seconds is None and turn_reminder is None
                 and language is None and images is None):
             current = await store.get_guild_settings(interaction.guild_id)
@@ -439,6 +446,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
                    preset=glossary.preset(w, current.preset or "southern"),
                    stake=w.num(current.stake or 10), seconds=w.num(seconds), reminder=after,
                    language=_language_name(w, current.language or "auto"), images=images_word)
+        idle = await store.get_idle_minutes(interaction.guild_id)
+        text += "\n" + words.idle_setting(
+            w, self.bot.settings.TABLE_IDLE_SECONDS if idle is None else idle * 60)
         await interaction.response.send_message(text, ephemeral=True)
 
     async def _relanguage(self, interaction: discord.Interaction[Any], setting: str) -> None:

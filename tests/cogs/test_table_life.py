@@ -8,6 +8,7 @@ import subprocess
 import sys
 from typing import Any
 
+import discord
 import pytest
 
 from cogs import words
@@ -228,3 +229,22 @@ async def test_the_host_leaves_the_lobby_and_a_person_alone_may_close(world: Any
     r = await ps[2].slash(world.channel, "tienlen stop")
     assert not r.ephemeral
     assert live.table.status == "closed"
+
+
+async def test_a_server_sets_the_idle_time_of_its_tables(world: Any) -> None:
+    role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
+    (player,) = people(world, 1)
+    r = await player.slash(world.channel, "tienlen settings", idle_minutes=3)
+    assert r.ephemeral and "Manage Server" in r.response.content
+    assert await world.store.get_idle_minutes(world.guild.id) is None
+    r = await boss.slash(world.channel, "tienlen settings", idle_minutes=3)
+    assert r.ephemeral and "after 3 minutes without a press" in r.response.content
+    live = await open_table(world, player)
+    assert live.idle_seconds == 180
+    await world.env.advance_time(181)
+    assert live.table.status == "closed"
+    await boss.slash(world.channel, "tienlen settings", idle_minutes=0)
+    live = await open_table(world, player)
+    await world.env.advance_time(10_000)
+    assert live.table.status == "open"  # 0: never
