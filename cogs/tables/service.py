@@ -197,6 +197,7 @@ class TableService(Scheduling, TableLife):
             live.changes += 1
             log.info("table %s resumed (%s)", live.id, live.phase.value, extra=live.log_extra)
             self._after_change(live)
+            self._arm_life(live)  # the idle time and the ready check, from their saved times
         return len(self.tables)
 
     async def get(self, table_id: int) -> LiveTable:

@@ -248,3 +248,27 @@ async def test_a_server_sets_the_idle_time_of_its_tables(world: Any) -> None:
     live = await open_table(world, player)
     await world.env.advance_time(10_000)
     assert live.table.status == "open"  # 0: never
+
+
+async def test_the_ready_check_and_the_idle_time_survive_a_restart(world: Any) -> None:
+    world.bot.table_service.idle_seconds = 600
+    ps, _, live = await played_once(world, 3)
+    await ps[0].click(board(world), label="Play again")
+    await ps[1].click(board(world), label="Play again")
+    await world.restart()
+    live = world.bot.table_service.tables[live.id]
+    assert live.ready == [ps[0].id, ps[1].id] and live.ready_deadline is not None
+    assert live.idle_seconds == 600
+    await world.env.advance_time(world.bot.table_service.ready_seconds + 1)
+    assert live.phase is TablePhase.PLAYING  # the saved ready check ended and dealt
+    assert [s.user_id for s in live.seats] == [ps[0].id, ps[1].id]
+
+
+async def test_an_idle_lobby_closes_itself_after_a_restart(world: Any) -> None:
+    world.bot.table_service.idle_seconds = 300
+    ps = people(world, 1)
+    live = await open_table(world, ps[0])
+    await world.restart()
+    live = world.bot.table_service.tables[live.id]
+    await world.env.advance_time(301)
+    assert live.table.status == "closed"
