@@ -1,5 +1,6 @@
 """A table's life on the wire: the real bot (`python -m bot`, a subprocess) against the loopback
-fake Discord. A game, then a spectator joins the finished board and plays the next one; and a
+fake Discord. A game, then a spectator joins the finished board and plays the next one, then
+two of the three press Play again and the host starts without the third; and a
 person leaves a running game, the bot is SIGKILLed right after, and the restarted bot lets a
 computer finish the seat and settles the leaver as the last place, exactly once."""
 
@@ -120,11 +121,25 @@ async def test_a_spectator_joins_the_finished_board_and_plays_the_next_game(
         text = await play_to_the_end(fake, channel, table, [alice, bob, carol])
         assert f"<@{carol.id}>" in text and "Game over" in text
         assert sum(chips(db_path).values()) == 3 * 1000
+
+        # Play again by two of the three; the host starts: Carol is unseated, charged nothing.
+        board, _ = await until_board(fake, channel, lambda v: v.phase == "over")
+        for who in (bob, alice):
+            ready = await click(fake, who, board, f"tl:b:{table}:again")
+            assert refusal(ready) is None, ready.callback_data
+        before = chips(db_path)[carol.id]
+        started = await click(fake, alice, board, f"tl:b:{table}:start")
+        assert refusal(started) is None, started.callback_data
+        board, _ = await until_board(fake, channel, lambda v: v.phase == "playing")
+        assert f"<@{carol.id}>" not in board.text()
+        await play_to_the_end(fake, channel, table, [alice, bob])
+        assert chips(db_path)[carol.id] == before
+        assert sum(chips(db_path).values()) == 3 * 1000
         assert not fake.errors, fake.errors
 
         proc.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(proc.wait(), 15) == 0
-        assert "2 finished" in data_check(db_path)
+        assert "3 finished" in data_check(db_path)
     finally:
         await kill(proc)
         await fake.stop()
