@@ -269,6 +269,14 @@ class LiveTable:
             return True
         return bool(self.auto and self.auto[seat])
 
+    def seats_match_game(self, user_id: int) -> bool:
+        """Whether the person's seat now is their seat in the table's game (not so once the
+        seats changed after the game: people who left it were unseated, others moved up)."""
+        seat = self.seat_of(user_id)
+        game = self.game
+        return (seat is not None and game is not None and seat < game.seat_count
+                and game.players[seat] == str(user_id))
+
     def has_left(self, seat: int) -> bool:
         """Whether the person of ``seat`` left the running game (a computer holds the seat)."""
         return any(s == seat for s, _ in self.left)

@@ -612,8 +612,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
             if seat is None:
                 raise NotSeated()
             game = live.game
-            if game is None:
-                raise NoGame(over=True)
+            if game is None or not live.seats_match_game(interaction.user.id):
+                raise NoGame(over=True)  # (after a game the seats may have changed)
             hands = self.bot.hands
             hand = hands.get(live.id, interaction.user.id)
             w = person(interaction)

@@ -15,7 +15,7 @@ from cogs import words
 from cogs.i18n import words as words_of
 from cogs.tables import GameInProgress, GameResults, LiveTable, TableClosed, TablePhase
 
-from .tablekit import board, board_text, labels, open_table, seat_people, take_turn
+from .tablekit import board, board_text, labels, open_hand, open_table, seat_people, take_turn
 
 
 def people(world: Any, n: int, prefix: str = "p") -> list[Any]:
@@ -133,6 +133,7 @@ async def test_leaving_a_running_game_a_computer_finishes_and_the_leaver_pays_la
     await ps[0].click(board(world), label="Start")
     by_id = {p.id: p for p in ps}
     leaver = ps[0]  # the host leaves: the role passes on after the game
+    kept = await open_hand(world, ps[1])  # seat 1 now, seat 0 once the leaver is unseated
     asked = await leaver.click(board(world), label="Leave game")
     assert asked.ephemeral and "Leave the game" in asked.response.content
     assert not live.left  # nothing changes until the confirmation
@@ -158,6 +159,10 @@ async def test_leaving_a_running_game_a_computer_finishes_and_the_leaver_pays_la
     assert results.places[-1].chips < 0  # pays as the last place
     assert "left the game" in board_text(world)
     assert [s.user_id for s in live.seats] == [ps[1].id, ps[2].id]  # unseated after the game
+    # A hand from the game, pressed after the seats moved up, is never drawn from another seat.
+    card = next(c for c in labels(kept) if c[0].isdigit() or c[0] in "JQKA")
+    r = await ps[1].click(kept, label=card)
+    assert "This game is over" in (r.response.content or ""), r
     assert live.table.host_id == ps[1].id  # the longest seated hosts now
     assert "(host" in board_text(world)
     assert sum([await chips(world, p) for p in ps]) == 3 * 1000
