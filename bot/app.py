@@ -180,6 +180,8 @@ class TienLenBot(commands.Bot):
             seed=seed,
             rest=self.rest_budget,
             shards=settings.shards,
+            idle_seconds=settings.TABLE_IDLE_SECONDS,
+            ready_seconds=settings.READY_CHECK_SECONDS,
         )
         self._lag_task: asyncio.Task[None] | None = None
         self._frozen = False  # gc.freeze() done at the first ready

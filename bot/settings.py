@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from engine.limits import TURN_REMINDER, TURN_SECONDS
+from engine.limits import IDLE_MINUTES, TURN_REMINDER, TURN_SECONDS
 
 if TYPE_CHECKING:
     from data.models import Shards
@@ -47,6 +47,10 @@ class Settings(BaseSettings):
     # the same ranges as /tienlen start and /tienlen settings (engine.limits)
     DEFAULT_TURN_SECONDS: int = Field(default=60, ge=TURN_SECONDS.low, le=TURN_SECONDS.high)
     DEFAULT_TURN_REMINDER: int = Field(default=10, ge=TURN_REMINDER.low, le=TURN_REMINDER.high)
+    # A lobby or finished table without a press for this long closes itself (0: never).
+    TABLE_IDLE_SECONDS: int = Field(default=900, ge=0, le=IDLE_MINUTES.high * 60)
+    # How long the ready check of `Play again` waits for every seated person.
+    READY_CHECK_SECONDS: int = Field(default=60, ge=5, le=3600)
     AI_DELAY_SECONDS: float = Field(default=1.0, ge=0, le=60)
     BOARD_EDIT_INTERVAL: float = Field(default=1.0, ge=0, le=60)
     LOOP_LAG_LOG: float = Field(default=0.0, ge=0, le=3600)

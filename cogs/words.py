@@ -16,18 +16,23 @@ from cogs import glossary
 from cogs.i18n import N_, Words
 from cogs.tables import (
     ActionRefused,
+    AlreadyLeft,
+    AlreadyOut,
+    AlreadyReady,
     AlreadySeated,
     BadSeatCount,
     BadStake,
     CardsGone,
     ChannelHasTable,
     Charge,
+    CloseReason,
     GameInProgress,
     GameNotOver,
     GameResults,
     LegacyResults,
     LiveTable,
     NoGame,
+    NoPreviousGame,
     NotEnoughChips,
     NotHost,
     NotSeated,
@@ -153,9 +158,18 @@ def result_lines(w: Words, results: Results | None) -> list[str]:
         case None:
             return []
         case TableClosedResults(reason=reason):
+            earlier = result_lines(w, results.last_game)
+            if reason is CloseReason.IDLE:
+                minutes = max(1, round(results.idle_seconds / 60))
+                return [*earlier, w.ngettext(
+                    "Table closed: nobody pressed anything for {n} minute.",
+                    "Table closed: nobody pressed anything for {n} minutes.", minutes)]
+            if reason is CloseReason.LEFT_TO_COMPUTERS:
+                return [*earlier, w._("Table closed: every player left the game, and the "
+                                      "computers finished it.")]
             why = (w._("cancelled") if str(reason) == "cancelled" else w._("everyone left"))
-            return [w._("Table closed ({reason}). No chips moved for an unfinished game.",
-                        reason=why)]
+            return [*earlier, w._("Table closed ({reason}). No chips moved for an unfinished "
+                                  "game.", reason=why)]
         case LegacyResults(lines=saved):
             return list(saved)
         case GameResults():
@@ -181,6 +195,8 @@ def result_lines(w: Words, results: Results | None) -> list[str]:
                                player=player(w, p.player), chips=chips)
                 if p.frozen:
                     line += " — " + w._("cóng (frozen, pays double)")
+                if p.left:
+                    line += " — " + w._("left the game (settled as last)")
                 lines.append(line)
             return lines
 
@@ -195,8 +211,19 @@ def refusal(w: Words, error: TableError) -> str:
     match error:
         case TableGone():
             return w._("This table no longer exists.")
+        case TableClosed(idle=True):
+            return w._("This table was closed: nobody had pressed anything for a while.")
         case TableClosed():
-            return w._("This table is closed.")
+            return w._("This table was closed.")
+        case AlreadyReady():
+            return w._("You are already ready for the next game.")
+        case AlreadyLeft():
+            return w._("You left this game: a computer plays your seat until it ends.")
+        case AlreadyOut():
+            return w._("You have played all your cards: your place is kept. Leave after the "
+                       "game if you wish.")
+        case NoPreviousGame():
+            return w._("No game has been played at this table yet: the host presses **Start**.")
         case BadStake(minimum=minimum, maximum=None):
             return w.ngettext("The stake must be at least {n} chip.",
                               "The stake must be at least {n} chips.", minimum)
@@ -239,6 +266,9 @@ def refusal(w: Words, error: TableError) -> str:
         case UnknownLevel(level=level):
             levels = ", ".join(glossary.level(w, x) for x in glossary.LEVELS)
             return w._("Unknown level {level}: choose {levels}.", level=level, levels=levels)
+        case NotHost(for_close=True):
+            return w._("Only the host, a member with Manage Server, or a person sitting alone "
+                       "can close this table.")
         case NotHost(or_manager=True):
             return w._("Only the host (or a member with Manage Server) can do that.")
         case NotHost(for_stake=True):
@@ -265,6 +295,16 @@ def refusal(w: Words, error: TableError) -> str:
             return engine_refusal(w, engine_error, waiting)
         case _:
             return w.marked(SOMETHING_WENT_WRONG)
+
+
+def idle_setting(w: Words, seconds: int) -> str:
+    """The server's idle time for new tables (said by `/tienlen settings`)."""
+    if seconds <= 0:
+        return w._("Lobbies and finished tables never close themselves.")
+    minutes = max(1, round(seconds / 60))
+    return w.ngettext("A lobby or finished table closes itself after {n} minute without a press.",
+                      "A lobby or finished table closes itself after {n} minutes without a press.",
+                      minutes)
 
 
 def stake_changed(w: Words, table_id: int, stake: int) -> str:

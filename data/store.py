@@ -65,6 +65,7 @@ from data.models import (
     TableStatus,
     TransferLike,
 )
+from data.table_life import TableLifeStore
 from engine import Rules
 
 DAILY_INTERVAL = timedelta(hours=24)
@@ -143,7 +144,7 @@ def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
     return _dialect_migrations(dialect)
 
 
-class Store(AdminTools, LiveHandsMixin):
+class Store(AdminTools, LiveHandsMixin, TableLifeStore):
     """Async access to the database. Create with ``await Store.open(url_or_path)``."""
 
     def __init__(

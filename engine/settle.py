@@ -31,6 +31,14 @@ Choices this module makes where the rules leave room:
   obligations from or to it are listed (``owed``) but ``paid`` is 0, so people neither win chips
   from nor lose chips to the house (no farming easy computer players; the chips in a server only
   move between its members). Pass ``None`` for computer seats and each person's chips otherwise.
+* **Leavers** (``left``: the seats whose people left a running game, in the order they left,
+  each with the cards it held at that moment). A computer played such a seat to the end, but the
+  person is settled exactly as the rules settle the last place: the leavers take the last places
+  (the one who left first is last; the seats still played by their people keep their order
+  above them), and for ``cards_left`` and the deuce penalty a leaver's hand is the one it held
+  when it left. With ``pot`` and ``loser_pays`` only the place matters. Chop bonuses stay as
+  played (the computer's chops count for the seat). An instant win is decided at the deal, before
+  anyone can leave, so ``left`` does not change it.
 * **Capped payers.** A person who owes more (to people) than they hold before the game pays what
   they hold, shared among their creditors in proportion to what each is owed, rounded down; the
   chips left over by rounding stay with the payer. Winnings of the same game do not count toward
@@ -40,6 +48,7 @@ Choices this module makes where the rules leave room:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -59,6 +68,7 @@ __all__ = [
     "bombs_played",
     "deuce_penalty_units",
     "final_hands",
+    "places_with_leavers",
     "settle",
 ]
 
@@ -246,10 +256,13 @@ def _chops(log: Sequence[Event]) -> list[_Obligation]:
     return out
 
 
-def _penalties(rules: Rules, log: Sequence[Event], places: Sequence[int]) -> list[_Obligation]:
+def _penalties(rules: Rules, log: Sequence[Event], places: Sequence[int],
+               left: Mapping[int, Sequence[Card]]) -> list[_Obligation]:
     assessed = places[1:] if rules.end == "first_out" else places[-1:]
     winner = places[0]
-    hands = final_hands(log)
+    hands: list[Sequence[Card]] = list(final_hands(log))
+    for seat, held in left.items():
+        hands[seat] = held
     out: list[_Obligation] = []
     for seat in assessed:
         units = deuce_penalty_units(hands[seat])
@@ -299,18 +312,43 @@ def final_hands(log: Sequence[Event]) -> list[list[Card]]:
 _DOUBLED_BY_CONG: frozenset[Reason] = frozenset({"place", "loser_pays", "cards_left", "pot"})
 
 
+def places_with_leavers(places: Sequence[int], left: Sequence[int]) -> tuple[int, ...]:
+    """The places once the seats in ``left`` (in the order their people left) take the last
+    places: the seats still played by their people keep their order, then the leavers, the one
+    who left first at the very end."""
+    gone = set(left)
+    return (*(seat for seat in places if seat not in gone), *reversed(tuple(dict.fromkeys(left))))
+
+
+def _with_leavers(outcome: Outcome, left: Sequence[tuple[int, Sequence[Card]]]) -> Outcome:
+    places = places_with_leavers(outcome.places, [seat for seat, _ in left])
+    counts = list(outcome.cards_left or (0,) * len(places))
+    for seat, held in left:
+        counts[seat] = len(held)
+    return dataclasses.replace(outcome, places=places, cards_left=tuple(counts))
+
+
 def settle(outcome: Outcome | None, log: Sequence[Event], stake: int,
-           balances: BalancesLike) -> Settlement:
+           balances: BalancesLike,
+           left: Sequence[tuple[int, Sequence[Card]]] = ()) -> Settlement:
     """The chip transfers for a finished game at ``stake`` chips per unit.
 
     ``outcome``: how the game ended (``game.outcome``); ``log``: the game's events, starting with
     its :class:`~engine.events.Dealt` (which carries the rules). ``balances``: chips each seat
     holds (a mapping or a sequence by seat), ``None`` for a computer player. Raises
     :class:`~engine.errors.WrongPhase` if there is no outcome yet and ``ValueError`` for a
-    negative stake, bad balances or a log that does not start with the deal.
+    negative stake, bad balances or a log that does not start with the deal. ``left``: the seats
+    whose people left the game, in the order they left, each with the cards it held then (see
+    the module notes); they are settled as the last places.
     """
     if outcome is None:
         raise WrongPhase("the game is not over yet, so nothing can be settled")
+    seats_left = [seat for seat, _ in left]
+    if len(set(seats_left)) != len(seats_left) or any(
+            not 0 <= seat < len(outcome.places) for seat in seats_left):
+        raise ValueError(f"seats that left must be distinct seats of the game: {seats_left}")
+    if left and outcome.instant_win is None:
+        outcome = _with_leavers(outcome, left)
     if not isinstance(stake, int) or isinstance(stake, bool) or stake < 0:
         raise ValueError(f"the stake must be a whole number of chips >= 0, not {stake!r}")
     rules = _dealt(log).rules
@@ -345,7 +383,7 @@ def settle(outcome: Outcome | None, log: Sequence[Event], stake: int,
         if rules.chop_bonus:
             obligations += _chops(log)
         if rules.deuce_penalty:
-            obligations += _penalties(rules, log, places)
+            obligations += _penalties(rules, log, places, dict(left))
 
     # One line per payer, payee and reason, in a stable order.
     merged: dict[tuple[int, int, Reason], tuple[Fraction, list[str]]] = {}

@@ -239,7 +239,7 @@ class Harness:
 
     def game_started(self, table: Table) -> None:
         """Book a game start once (by the click's answer or by the board, whichever comes first:
-        a `Play again` whose answer was lost to a kill may still have started the game)."""
+        a `Start` whose answer was lost to a kill may still have started the game)."""
         if table.in_game:
             return
         table.games_started += 1
@@ -277,11 +277,13 @@ class Harness:
                     return
                 await self.think()
                 try:
-                    answer = await self.click(me, board, f"tl:b:{table.id}:again")
+                    # the host's Start deals to everyone seated at once (Play again would be
+                    # a ready check that waits for every person)
+                    answer = await self.click(me, board, f"tl:b:{table.id}:start")
                 except Lost:
                     continue
                 if (text := self.rejection(answer)) is not None:
-                    raise RuntimeError(f"play again answered {text!r}")
+                    raise RuntimeError(f"start answered {text!r}")
                 self.game_started(table)
                 continue
             if view.phase != "playing":

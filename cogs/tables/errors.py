@@ -14,6 +14,9 @@ from .live import Player
 
 __all__ = [
     "ActionRefused",
+    "AlreadyLeft",
+    "AlreadyOut",
+    "AlreadyReady",
     "AlreadySeated",
     "BadSeatCount",
     "BadStake",
@@ -22,6 +25,7 @@ __all__ = [
     "GameInProgress",
     "GameNotOver",
     "NoGame",
+    "NoPreviousGame",
     "NotEnoughChips",
     "NotHost",
     "NotSeated",
@@ -46,7 +50,28 @@ class TableGone(TableError):
 
 
 class TableClosed(TableError):
-    """The table exists but is closed."""
+    """The table exists but is closed (``idle``: it closed itself after its idle time)."""
+
+    def __init__(self, table_id: int | None = None, *, idle: bool = False) -> None:
+        super().__init__(table_id)
+        self.idle = idle
+
+
+class AlreadyReady(TableError):
+    """`Play again` pressed by someone already marked ready for the next deal."""
+
+
+class AlreadyLeft(TableError):
+    """The person already left this game (a computer plays their seat until it ends)."""
+
+
+class AlreadyOut(TableError):
+    """The person already played all their cards: their place is kept; they leave after the
+    game (`Leave` on the board)."""
+
+
+class NoPreviousGame(TableError):
+    """`Play again` at a table that has not played a game yet (the host presses Start)."""
 
 
 class BadStake(TableError):
@@ -131,10 +156,12 @@ class UnknownLevel(TableError):
 class NotHost(TableError):
     """Only the host may do this; ``or_manager``: or a member who manages the server."""
 
-    def __init__(self, *, or_manager: bool = False, for_stake: bool = False) -> None:
+    def __init__(self, *, or_manager: bool = False, for_stake: bool = False,
+                 for_close: bool = False) -> None:
         super().__init__("not the host")
         self.or_manager = or_manager
         self.for_stake = for_stake
+        self.for_close = for_close
 
 
 class GameNotOver(TableError):

@@ -42,6 +42,10 @@ class CloseReason(StrEnum):
     EVERYONE_LEFT = "everyone left"
     CANCELLED = "cancelled"
     BOARD_LOST = "the bot cannot show its board in this channel"
+    IDLE = "idle"
+    """Nobody pressed anything at the lobby or finished table for its idle time."""
+    LEFT_TO_COMPUTERS = "every person left the game"
+    """Every person left a running game: the computers played it out, then the table closed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +80,8 @@ class PlaceResult:
     charges: tuple[Charge, ...] = ()
     frozen: bool = False
     """Frozen by cóng: never played a card before the first player went out (pays double)."""
+    left: bool = False
+    """The person left the running game (a computer finished the seat): settled as the last."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +97,10 @@ class GameResults:
 @dataclass(frozen=True, slots=True)
 class TableClosedResults:
     reason: CloseReason
+    last_game: GameResults | None = None
+    """The results of the table's last game, when it had just finished (they stay shown)."""
+    idle_seconds: int = 0
+    """The table's idle time (for ``CloseReason.IDLE``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +131,7 @@ def results_to_json(results: Results | None) -> Any:
                         "chips": p.chips,
                         "charges": [[c.reason, c.paid, c.owed, c.payer] for c in p.charges],
                         "frozen": p.frozen,
+                        "left": p.left,
                     }
                     for p in results.places
                 ],
@@ -131,7 +142,9 @@ def results_to_json(results: Results | None) -> Any:
                 "winner_hand": [c.code for c in results.winner_hand],
             }
         case TableClosedResults():
-            return {"kind": "closed", "reason": str(results.reason)}
+            return {"kind": "closed", "reason": str(results.reason),
+                    "last_game": results_to_json(results.last_game),
+                    "idle_seconds": results.idle_seconds}
         case LegacyResults():
             return list(results.lines)
 
@@ -143,7 +156,10 @@ def results_from_json(data: Any) -> Results | None:
     if isinstance(data, list):
         return LegacyResults(tuple(str(line) for line in data))
     if data.get("kind") == "closed":
-        return TableClosedResults(CloseReason(data["reason"]))
+        last = results_from_json(data.get("last_game"))
+        return TableClosedResults(CloseReason(data["reason"]),
+                                  last_game=last if isinstance(last, GameResults) else None,
+                                  idle_seconds=int(data.get("idle_seconds") or 0))
     win = data.get("instant_win")
     winner = data.get("winner")
     return GameResults(
@@ -155,6 +171,7 @@ def results_from_json(data: Any) -> Results | None:
                 charges=tuple(Charge(str(r), int(paid), int(owed), bool(payer))
                               for r, paid, owed, payer in p.get("charges", ())),
                 frozen=bool(p.get("frozen", False)),
+                left=bool(p.get("left", False)),
             )
             for p in data["places"]
         ),
@@ -195,6 +212,18 @@ class LiveTable:
     deadline_version: int = -1  # the game version the deadline was armed for
     turn_reminder: int = 10
     """Seconds into a person's turn before they are reminded (0: never)."""
+    left: list[tuple[int, list[Card]]] = field(default_factory=list)
+    """The seats whose people left the running game, in the order they left, each with the cards
+    it held then (saved with the game: settled as the last places, unseated after the game)."""
+    ready: list[int] = field(default_factory=list)
+    """The people who pressed `Play again` (the ready check for the next deal), in order."""
+    ready_deadline: float | None = None
+    """When the ready check ends (wall clock): the next deal starts if 2+ seated are ready."""
+    last_press: float = 0.0
+    """Wall-clock time of the last press at the table (a lobby or finished table closes itself
+    after ``idle_seconds`` without one)."""
+    idle_seconds: int = 900
+    """Seconds without a press before a lobby or finished table closes itself (0: never)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changes: int = 0
     board_rendered: int = -1
@@ -205,6 +234,8 @@ class LiveTable:
     chop_task: asyncio.Task[None] | None = None
     board_task: asyncio.Task[None] | None = None
     remind_task: asyncio.Task[None] | None = None
+    idle_task: asyncio.Task[None] | None = None
+    ready_task: asyncio.Task[None] | None = None
 
     @property
     def id(self) -> int:
@@ -238,6 +269,23 @@ class LiveTable:
             return True
         return bool(self.auto and self.auto[seat])
 
+    def seats_match_game(self, user_id: int) -> bool:
+        """Whether the person's seat now is their seat in the table's game (not so once the
+        seats changed after the game: people who left it were unseated, others moved up)."""
+        seat = self.seat_of(user_id)
+        game = self.game
+        return (seat is not None and game is not None and seat < game.seat_count
+                and game.players[seat] == str(user_id))
+
+    def has_left(self, seat: int) -> bool:
+        """Whether the person of ``seat`` left the running game (a computer holds the seat)."""
+        return any(s == seat for s, _ in self.left)
+
+    @property
+    def had_game(self) -> bool:
+        """Whether a game was played at this table (its board offers `Play again`)."""
+        return self.previous_game_json is not None
+
     def extras_json(self) -> str:
         return json.dumps(
             {
@@ -249,6 +297,10 @@ class LiveTable:
                 "results": results_to_json(self.results),
                 "previous_game_json": self.previous_game_json,
                 "previous_seats": self.previous_seats,
+                "ready": self.ready,
+                "ready_deadline": self.ready_deadline,
+                "last_press": self.last_press,
+                "idle_seconds": self.idle_seconds,
             }
         )
 
@@ -261,5 +313,6 @@ class LiveTable:
                 "auto": self.auto,
                 "deadline": self.deadline,
                 "deadline_version": self.deadline_version,
+                "left": [[seat, [c.code for c in held]] for seat, held in self.left],
             }
         )

@@ -97,7 +97,7 @@ class Scheduling:
         tasks = []
         for live in self.tables.values():
             for task in (live.clock_task, live.ai_task, live.chop_task, live.board_task,
-                         live.remind_task):
+                         live.remind_task, live.idle_task, live.ready_task):
                 if task is not None and not task.done():
                     task.cancel()
                     tasks.append(task)

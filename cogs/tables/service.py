@@ -8,11 +8,12 @@ A refusal is a :class:`~cogs.tables.errors.TableError` carrying its cause and da
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from datetime import UTC, datetime
 from typing import Any
@@ -20,13 +21,17 @@ from typing import Any
 from data import Store
 from data.errors import StaleVersion, StoreError, TableExists
 from data.models import GameRecord, Seat, SeatResult, Shards, TableRecord
-from engine import Card, Game, Level, Phase, Rules, TienLenError
+from engine import Card, Game, Level, Phase, Rules, TienLenError, parse_cards
 from engine.errors import NotYourTurn
-from engine.settle import bombs_played, settle
+from engine.seating import next_game
+from engine.settle import bombs_played, places_with_leavers, settle
 
 from .budget import RestBudget, Staleness
 from .errors import (
     ActionRefused,
+    AlreadyLeft,
+    AlreadyOut,
+    AlreadyReady,
     AlreadySeated,
     BadSeatCount,
     BadStake,
@@ -35,6 +40,7 @@ from .errors import (
     GameInProgress,
     GameNotOver,
     NoGame,
+    NoPreviousGame,
     NotEnoughChips,
     NotHost,
     NotSeated,
@@ -42,11 +48,13 @@ from .errors import (
     StoreRefused,
     TableChanged,
     TableClosed,
+    TableError,
     TableFull,
     TableGone,
     TooFewSeats,
     UnknownLevel,
 )
+from .life import MIN_SEATS, TableLife, next_host
 from .live import (
     Charge,
     CloseReason,
@@ -64,14 +72,23 @@ __all__ = ["TableService"]
 
 log = logging.getLogger("cogs.tables")
 
-MIN_SEATS, MAX_SEATS = 2, 8
+MAX_SEATS = 8
 
 
 def _seat_json(seat: Seat) -> dict[str, Any]:
     return seat.to_json()
 
 
-class TableService(Scheduling):
+def _closed_idle(record: TableRecord) -> bool:
+    """Whether a closed table's record says it closed itself for want of presses."""
+    try:
+        results = results_from_json(json.loads(record.state_json or "{}").get("results"))
+    except (ValueError, KeyError, TypeError):
+        return False
+    return isinstance(results, TableClosedResults) and results.reason is CloseReason.IDLE
+
+
+class TableService(Scheduling, TableLife):
     """Owns every live table of one bot process."""
 
     def __init__(
@@ -88,6 +105,8 @@ class TableService(Scheduling):
         seed: int | None = None,
         rest: RestBudget | None = None,
         shards: Shards | None = None,
+        idle_seconds: int = 900,
+        ready_seconds: int = 60,
     ) -> None:
         self.store = store
         #: the shards this process runs (None: all, one process); the service loads, resumes,
@@ -98,6 +117,11 @@ class TableService(Scheduling):
         self.staleness = Staleness()
         self.default_turn_seconds = default_turn_seconds
         self.default_turn_reminder = default_turn_reminder
+        #: seconds without a press before a lobby or finished table closes itself (0: never),
+        #: for tables opened without their own (a server's `idle_minutes`)
+        self.idle_seconds = idle_seconds
+        #: how long the ready check of `Play again` waits for everyone
+        self.ready_seconds = ready_seconds
         self.ai_delay = ai_delay
         self.board_interval = board_interval
         self.executor = executor
@@ -118,6 +142,13 @@ class TableService(Scheduling):
             live.results = results_from_json(extras.get("results"))
             live.previous_game_json = extras.get("previous_game_json")
             live.previous_seats = extras.get("previous_seats")
+            live.ready = [int(u) for u in extras.get("ready") or ()]
+            deadline = extras.get("ready_deadline")
+            live.ready_deadline = None if deadline is None else float(deadline)
+            live.idle_seconds = int(extras.get("idle_seconds", self.idle_seconds))
+            live.last_press = float(extras.get("last_press") or 0.0)
+        if not live.last_press:  # a table saved before presses were counted: count from now
+            live.last_press = self.wall_clock()
         return live
 
     def _attach_game(self, live: LiveTable, record: GameRecord) -> None:
@@ -130,6 +161,7 @@ class TableService(Scheduling):
         live.auto = list(state.get("auto") or [False] * n)
         live.deadline = state.get("deadline")
         live.deadline_version = int(state.get("deadline_version", -1))
+        live.left = [(int(seat), parse_cards(codes)) for seat, codes in state.get("left") or ()]
 
     def owns(self, guild_id: int) -> bool:
         """Whether this process runs the shard of the server `guild_id` (always, unsharded)."""
@@ -155,7 +187,7 @@ class TableService(Scheduling):
                 if game.state_json and game.status in ("playing", "finished"):
                     self._attach_game(live, game)
                     assert live.game is not None
-                    if live.game.is_over and live.phase is not TablePhase.FINISHED:
+                    if live.game.is_over and live.phase is TablePhase.PLAYING:
                         # Stopped between the last move and the end of settlement: finish now
                         # (settling twice is a no-op that returns the first result).
                         await self._finish(live)
@@ -165,6 +197,7 @@ class TableService(Scheduling):
             live.changes += 1
             log.info("table %s resumed (%s)", live.id, live.phase.value, extra=live.log_extra)
             self._after_change(live)
+            self._arm_life(live)  # the idle time and the ready check, from their saved times
         return len(self.tables)
 
     async def get(self, table_id: int) -> LiveTable:
@@ -177,12 +210,20 @@ class TableService(Scheduling):
             if not self.owns(record.guild_id):
                 raise self._not_here(table_id, record.guild_id)
             if record.status != "open":
-                raise TableClosed(table_id)
+                raise TableClosed(table_id, idle=_closed_idle(record))
             live = self._live_from_record(record)
             self.tables[table_id] = live
-        if live.table.status != "open":
-            raise TableClosed(table_id)
+        self._require_open(live)
         return live
+
+    @staticmethod
+    def _require_open(live: LiveTable) -> None:
+        """Refuse a press on a table that closed (checked again under the lock: the idle timer
+        may have closed it while the press waited)."""
+        if live.table.status != "open":
+            idle = (isinstance(live.results, TableClosedResults)
+                    and live.results.reason is CloseReason.IDLE)
+            raise TableClosed(live.id, idle=idle)
 
     async def table_in_channel(self, channel_id: int) -> LiveTable | None:
         record = await self.store.get_open_table_for_channel(channel_id)
@@ -203,11 +244,13 @@ class TableService(Scheduling):
         turn_reminder: int | None = None,
         language: str = "en",
         opener_language: str | None = None,
+        idle_seconds: int | None = None,
     ) -> LiveTable:
         """Open a table; ``turn_reminder``: seconds into a turn before the person on turn is
         reminded (0: never; ``None``: the service's default); ``language``: the language of its
         public messages (chosen by the Discord side), ``opener_language`` the host's own (kept
-        for a later change of the server's setting)."""
+        for a later change of the server's setting); ``idle_seconds``: without a press for that
+        long, the lobby or finished table closes itself (0: never; ``None``: the service's)."""
         if not self.owns(guild_id):
             raise self._not_here(None, guild_id)
         if stake < 1:
@@ -236,6 +279,8 @@ class TableService(Scheduling):
         live.opener_language = opener_language or language
         live.turn_reminder = (self.default_turn_reminder if turn_reminder is None
                               else max(0, turn_reminder))
+        live.idle_seconds = self.idle_seconds if idle_seconds is None else max(0, idle_seconds)
+        live.last_press = self.wall_clock()
         await self._save_table(live)
         self.tables[table_id] = live
         log.info("table %s opened in channel %s", table_id, channel_id,
@@ -251,10 +296,12 @@ class TableService(Scheduling):
         fields.setdefault("state_json", live.extras_json())
         live.table = await self.store.update_table_record(live.id, live.table.version, **fields)
         live.changes += 1
+        self._arm_life(live)
 
     def _require_lobby(self, live: LiveTable) -> None:
         """Seats change only between games; after a finished game the table returns to its lobby
         (the last results stay on the board), since the finished board belongs to the old seats."""
+        self._require_open(live)
         if live.phase is TablePhase.PLAYING:
             raise GameInProgress()
 
@@ -279,14 +326,58 @@ class TableService(Scheduling):
             if seat is None:
                 raise NotSeated()
             seats = [s for i, s in enumerate(live.seats) if i != seat]
-            if not any(s.is_human for s in seats):
+            host = next_host(live.table.host_id, seats)
+            if host is None:
                 await self._close(live, CloseReason.EVERYONE_LEFT)
                 return True
-            host = live.table.host_id
-            if host == user_id:
-                host = next(s.user_id for s in seats if s.user_id is not None)
+            if user_id in live.ready:
+                live.ready.remove(user_id)
             await self._save_seats(live, seats, host_id=host)
+            if live.ready and self._all_ready(live):  # the one not ready yet left
+                try:
+                    await self._deal_ready(live)
+                except TableError as error:  # dealt at the ready check's end, or not at all
+                    log.info("table %s: no deal after a leave (%s)", live.id,
+                             type(error).__name__, extra=live.log_extra)
             return False
+
+    def check_can_abandon(self, live: LiveTable, user_id: int) -> int:
+        """Whether the person may leave the running game (asked before the confirmation);
+        returns the game's id, which the confirmation carries."""
+        self._require_open(live)
+        seat = live.seat_of(user_id)
+        if seat is None:
+            raise NotSeated()
+        if not live.playing or live.game_id is None:
+            raise NoGame()
+        if live.has_left(seat):
+            raise AlreadyLeft()
+        game = live.game
+        assert game is not None
+        if game.is_over:
+            raise NoGame(over=True)
+        if not game.hand(seat):
+            raise AlreadyOut()
+        return live.game_id
+
+    async def abandon(self, live: LiveTable, user_id: int, game_id: int) -> None:
+        """Leave the running game ``game_id`` (confirmed): a computer plays the seat to the end,
+        the person is settled as the last place (engine.settle, with the cards held now) and
+        unseated once the game is over. The leave is saved with the game."""
+        async with live.lock:
+            if live.game_id != game_id and live.table.status == "open":
+                raise NoGame(over=True)  # a confirmation from an earlier game
+            if self.check_can_abandon(live, user_id) != game_id:
+                raise NoGame(over=True)
+            seat = live.seat_of(user_id)
+            game = live.game
+            assert seat is not None and game is not None
+            live.left.append((seat, list(game.hand(seat))))
+            live.auto[seat] = True
+            live.afk[seat] = 0
+            log.info("table %s: seat %d left game %s", live.id, seat, game_id,
+                     extra=live.log_extra)
+            await self._commit(live)
 
     def check_can_add_computer(self, live: LiveTable, user_id: int) -> None:
         """Only seated players add computer players (checked before the level is asked)."""
@@ -310,18 +401,31 @@ class TableService(Scheduling):
             await self._save_seats(live, seats)
 
     async def cancel(self, live: LiveTable, user_id: int, *, can_manage: bool = False) -> None:
+        """Close the table: the host, a member who manages the server, or, between games, a
+        seated person nobody else (no other person) sits with."""
         async with live.lock:
-            if user_id != live.table.host_id and not can_manage:
-                raise NotHost(or_manager=True)
+            self._require_open(live)
+            others = [s for s in live.seats if s.user_id is not None and s.user_id != user_id]
+            alone = (live.seat_of(user_id) is not None and not others
+                     and live.phase is not TablePhase.PLAYING)
+            if user_id != live.table.host_id and not can_manage and not alone:
+                raise NotHost(or_manager=True, for_close=True)
             await self._close(live, CloseReason.CANCELLED)
 
     stop = cancel
 
     async def _close(self, live: LiveTable, why: CloseReason) -> None:
         self._cancel_tasks(live)
+        self._stop_life(live)
+        last = live.results if isinstance(live.results, GameResults) else None
+        live.results = TableClosedResults(why, last_game=last, idle_seconds=live.idle_seconds)
+        if live.table.status == "open":
+            # The reason first (a press on the closed table is told why), then the close.
+            with contextlib.suppress(StoreError):
+                live.table = await self.store.update_table_record(
+                    live.id, live.table.version, state_json=live.extras_json())
         await self.store.close_table(live.id)
         live.table = await self.store.get_table(live.id)
-        live.results = TableClosedResults(why)
         live.changes += 1
         self.tables.pop(live.id, None)
         log.info("table %s closed (%s)", live.id, why, extra=live.log_extra)
@@ -330,17 +434,24 @@ class TableService(Scheduling):
 
     # ----------------------------------------------------------------- games
     async def start(self, live: LiveTable, user_id: int) -> None:
+        """The host deals. During a ready check (`Play again` pressed), the people not ready are
+        unseated first (nothing charged); the host counts as ready."""
         async with live.lock:
+            self._require_open(live)
             if live.phase is TablePhase.PLAYING:
                 raise GameInProgress(starting=True)
             if user_id != live.table.host_id:
                 raise NotHost()
-            await self._deal(live, again=False)
+            if live.ready:
+                await self._deal_ready(live, also=user_id)
+            else:
+                await self._deal(live)
 
     async def set_stake(self, live: LiveTable, user_id: int, stake: int) -> None:
         """The host changes the table's stake between games: from 1 to the chips of the poorest
         seated person (so everyone can still cover one unit)."""
         async with live.lock:
+            self._require_open(live)
             if live.phase is TablePhase.PLAYING:
                 raise GameInProgress()
             if user_id != live.table.host_id:
@@ -357,19 +468,31 @@ class TableService(Scheduling):
             log.info("table %s: stake set to %s", live.id, stake)
         self.request_board(live)
 
-    async def play_again(self, live: LiveTable, user_id: int) -> None:
+    async def play_again(self, live: LiveTable, user_id: int) -> bool:
+        """`Play again` after a game: the presser is ready for the next deal (a ready check, see
+        :mod:`cogs.tables.life`); the deal starts once every seated person is. Returns True when
+        it dealt."""
         async with live.lock:
-            if live.phase is not TablePhase.FINISHED:
+            self._require_open(live)
+            if live.phase is TablePhase.PLAYING:
                 raise GameNotOver()
+            if not live.had_game:
+                raise NoPreviousGame()
             if live.seat_of(user_id) is None:
                 raise NotSeated()
-            await self._deal(live, again=True)
+            if user_id in live.ready:
+                raise AlreadyReady()
+            live.ready.append(user_id)
+            if live.ready_deadline is None:
+                live.ready_deadline = self.wall_clock() + self.ready_seconds
+            await self._save_table(live)  # the ready mark stays even if the deal is refused
+            if not self._all_ready(live):
+                return False
+            await self._deal(live)
+            return True
 
-    async def _deal(self, live: LiveTable, *, again: bool) -> None:
-        seats = list(live.seats)
-        if len(seats) < MIN_SEATS:
-            raise TooFewSeats(MIN_SEATS)
-        rules = live.rules
+    async def _check_chips(self, live: LiveTable, seats: Sequence[Seat]) -> None:
+        """Refuse a deal to ``seats`` while a person among them holds less than the stake."""
         stake = live.table.stake
         short: dict[int, int] = {}
         for seat in seats:
@@ -380,19 +503,29 @@ class TableService(Scheduling):
                 short[seat.user_id] = chips
         if short:
             raise ShortOfChips(live.id, short, stake)
+
+    async def _deal(self, live: LiveTable) -> None:
+        seats = list(live.seats)
+        if len(seats) < MIN_SEATS:
+            raise TooFewSeats(MIN_SEATS)
+        rules = live.rules
+        stake = live.table.stake
+        await self._check_chips(live, seats)
         seed = self._rng.randrange(2**63)
         ids = [str(s.user_id) if s.user_id is not None else f"cpu:{i}" for i, s in enumerate(seats)]
-        same_players = again and live.previous_seats == [_seat_json(s) for s in seats]
-        if same_players and live.previous_game_json is not None:
-            previous = Game.from_json(live.previous_game_json)
-            game = Game.next(previous, seed=seed)
+        if live.previous_game_json is not None:
+            # Winner leads and the card exchange apply to whoever plays the next game.
+            game = next_game(Game.from_json(live.previous_game_json), ids, seed=seed)
         else:
             game = Game.new(rules, ids, seed=seed)
         saved = (live.game, live.game_id, live.game_version, live.afk, live.auto,
-                 live.deadline, live.phase, live.results)
+                 live.deadline, live.phase, live.results, live.left, live.ready,
+                 live.ready_deadline)
         live.game = game
         live.afk = [0] * len(seats)
         live.auto = [False] * len(seats)
+        live.left = []
+        live.ready, live.ready_deadline = [], None
         live.deadline = None
         live.phase = TablePhase.PLAYING
         live.results = None
@@ -410,7 +543,8 @@ class TableService(Scheduling):
             )
         except StoreError as error:
             (live.game, live.game_id, live.game_version, live.afk, live.auto,
-             live.deadline, live.phase, live.results) = saved
+             live.deadline, live.phase, live.results, live.left, live.ready,
+             live.ready_deadline) = saved
             raise StoreRefused(str(error)) from None
         live.game_id = record.id
         live.game_version = record.version
@@ -427,6 +561,8 @@ class TableService(Scheduling):
             raise NotSeated()
         if not live.playing:
             raise NoGame()
+        if live.has_left(seat):
+            raise AlreadyLeft()
         return seat
 
     async def act(self, live: LiveTable, user_id: int, cards: list[Card] | None) -> None:
@@ -465,6 +601,8 @@ class TableService(Scheduling):
     async def reclaim(self, live: LiveTable, user_id: int) -> None:
         """`My hand`: a seat held by the computer after timeouts returns to its owner."""
         seat = live.seat_of(user_id)
+        if seat is not None and live.playing and live.has_left(seat):
+            raise AlreadyLeft()  # the computer keeps the seat of a person who left
         if seat is None or not live.playing or not live.auto or not live.auto[seat]:
             return
         async with live.lock:
@@ -505,12 +643,17 @@ class TableService(Scheduling):
         bombs = bombs_played(game.events)
         outcome = game.outcome
         assert outcome is not None
-        places = {seat: place + 1 for place, seat in enumerate(outcome.places)}
+        left = list(live.left)
+        gone = {seat for seat, _ in left}
+        # People who left the game take the last places (engine.settle).
+        order = (outcome.places if outcome.instant_win is not None
+                 else places_with_leavers(outcome.places, [seat for seat, _ in left]))
+        places = {seat: place + 1 for place, seat in enumerate(order)}
         results = [SeatResult(seat=i, place=places[i], bombs_played=bombs[i]) for i in places]
         charges: list[list[Charge]] = [[] for _ in seats]
 
         def transfers(balances: dict[int, int | None]) -> list[Any]:
-            settlement = settle(outcome, game.events, stake, balances)
+            settlement = settle(outcome, game.events, stake, balances, left=left)
             for t in settlement.transfers:
                 computer = balances.get(t.payer) is None or balances.get(t.payee) is None
                 if t.paid or (t.owed and not computer):
@@ -523,8 +666,9 @@ class TableService(Scheduling):
         live.results = GameResults(
             places=tuple(
                 PlaceResult(place, Player.of(seats[seat]), changes.get(seat, 0),
-                            tuple(dict.fromkeys(charges[seat])), seat in outcome.frozen)
-                for place, seat in enumerate(outcome.places, start=1)
+                            tuple(dict.fromkeys(charges[seat])), seat in outcome.frozen,
+                            left=seat in gone)
+                for place, seat in enumerate(order, start=1)
             ),
             instant_win=outcome.instant_win,
             winner=None if outcome.instant_win is None else Player.of(seats[outcome.winner]),
@@ -535,10 +679,24 @@ class TableService(Scheduling):
         live.deadline = None
         live.previous_game_json = game.to_json()
         live.previous_seats = [_seat_json(s) for s in seats]
+        live.last_press = self.wall_clock()  # the idle time of a finished table starts now
         self._cancel_tasks(live)
-        await self._save_table(live)
         log.info("table %s game %s finished and settled", live.id, live.game_id,
                  extra=live.log_extra)
+        if not gone:
+            await self._save_table(live)
+            return
+        # Those who left are unseated now; the host role passes on if the host left.
+        stay = [s for i, s in enumerate(seats) if i not in gone]
+        host = next_host(live.table.host_id, stay)
+        if host is None:  # every person left: the computers played it out
+            await self._save_table(live)
+            await self._close(live, CloseReason.LEFT_TO_COMPUTERS)
+            return
+        # The finished board belongs to the game's seats: with fewer, the table is a lobby again
+        # (the results stay on its board).
+        live.phase = TablePhase.LOBBY
+        await self._save_table(live, seats=[_seat_json(s) for s in stay], host_id=host)
 
     async def set_language(self, live: LiveTable, language: str) -> None:
         """Change the language of a table's public messages (the board is redrawn)."""

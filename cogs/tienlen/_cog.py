@@ -33,6 +33,7 @@ from engine.ai import choose_returns, observe, suggest
 from . import _pictures as pictures
 from . import _render as render
 from . import channels as table_channels
+from . import leaving
 from . import selection as sel
 from ._views import release
 from .hands import LiveHand
@@ -79,6 +80,7 @@ REMINDER_SECONDS = limits.TURN_REMINDER
 Stake = app_commands.Range[int, limits.STAKE.low, limits.STAKE.high]
 TurnSeconds = app_commands.Range[int, limits.TURN_SECONDS.low, limits.TURN_SECONDS.high]
 TurnReminder = app_commands.Range[int, limits.TURN_REMINDER.low, limits.TURN_REMINDER.high]
+IdleMinutes = app_commands.Range[int, limits.IDLE_MINUTES.low, limits.IDLE_MINUTES.high]
 RuleOptions = app_commands.Range[str, 1, 600]  # every rule option spelled out is ~320
 LanguageSetting = Literal["vi", "en", "auto"]
 
@@ -322,6 +324,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         preset = rules or defaults.preset or "southern"
         w = person(interaction)
         language = table_language(defaults.language, interaction.guild_locale, w.lang)
+        idle = await self.bot.store.get_idle_minutes(interaction.guild_id)
         live = await self.service.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             host_id=interaction.user.id, host_name=interaction.user.display_name,
@@ -330,6 +333,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
             turn_seconds=turn_seconds or defaults.turn_seconds,
             turn_reminder=turn_reminder if turn_reminder is not None else defaults.turn_reminder,
             language=language, opener_language=w.lang,
+            idle_seconds=None if idle is None else idle * 60,
         )
         join = words_of(language)._("Join")
         # The board first: should this answer fail (a late interaction), the board is still
@@ -407,7 +411,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
                            language="The language of tables' public messages (auto: the "
                                     "server's, else the opener's)",
                            images="Card pictures on the boards and hands (on/off)",
-                           channels="The channels tables may open in (#channel …), or all")
+                           channels="The channels tables may open in (#channel …), or all",
+                           idle_minutes="Minutes without a press before a lobby or finished "
+                                        "table closes itself (0: never)")
     @guarded
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
@@ -416,13 +422,16 @@ class TienLenCog(commands.Cog, name="TienLen"):
                        turn_reminder: TurnReminder | None = None,
                        language: LanguageSetting | None = None,
                        images: Literal["on", "off"] | None = None,
-                       channels: table_channels.ChannelList | None = None) -> None:
+                       channels: table_channels.ChannelList | None = None,
+                       idle_minutes: IdleMinutes | None = None) -> None:
         assert interaction.guild_id is not None
         w = person(interaction)
         if not _can_manage(interaction):
             raise Refusal(N_("You need the Manage Server permission to change server settings."))
         store = self.bot.store
         where = await table_channels.apply(store, interaction, channels)
+        if idle_minutes is not None:
+            await store.set_idle_minutes(interaction.guild_id, idle_minutes)
         if (preset is None and stake is None and turn_seconds is None and turn_reminder is None
                 and language is None and images is None):
             current = await store.get_guild_settings(interaction.guild_id)
@@ -449,6 +458,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
                    stake=w.num(current.stake or 10), seconds=w.num(seconds), reminder=after,
                    language=_language_name(w, current.language or "auto"), images=images_word)
         text += " " + table_channels.describe(w, where)
+        idle = await store.get_idle_minutes(interaction.guild_id)
+        text += "\n" + words.idle_setting(
+            w, self.bot.settings.TABLE_IDLE_SECONDS if idle is None else idle * 60)
         await interaction.response.send_message(text, ephemeral=True)
 
     async def _relanguage(self, interaction: discord.Interaction[Any], setting: str) -> None:
@@ -493,6 +505,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
             handler = self.board_actions.get(action)
             if handler is None:
                 raise Refusal(words.UNKNOWN_BUTTON)
+            self.service.touch(live)  # a press: the table's idle time starts again
             if await handler(interaction, live):
                 await self._show_board(interaction, live)
 
@@ -502,6 +515,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
         return True
 
     async def _leave(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
+        if live.playing:  # leaving a running game: asked privately first
+            await leaving.ask(self, interaction, live)
+            return False
         if await self.service.leave(live, interaction.user.id):  # the table closed
             await interaction.response.edit_message(**render.board(live), attachments=[])
             return False
@@ -561,6 +577,12 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 await dm.send(words.short_of_chips_message(w, error.table_id, chips,
                                                            error.stake))
 
+    async def on_leave_confirm(self, interaction: discord.Interaction[Any], table_id: int,
+                               game_id: int) -> None:
+        async with self.guard(interaction, f"table {table_id}: leaving the game"):
+            await leaving.confirm(self, interaction, await self._table_here(interaction, table_id),
+                                  game_id)
+
     async def on_add_computer(self, interaction: discord.Interaction[Any], table_id: int,
                               level: str) -> None:
         async with self.guard(interaction, f"table {table_id}: adding a computer player"):
@@ -604,8 +626,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
             if seat is None:
                 raise NotSeated()
             game = live.game
-            if game is None:
-                raise NoGame(over=True)
+            if game is None or not live.seats_match_game(interaction.user.id):
+                raise NoGame(over=True)  # (after a game the seats may have changed)
             hands = self.bot.hands
             hand = hands.get(live.id, interaction.user.id)
             w = person(interaction)

@@ -15,7 +15,7 @@ from cogs.tables import LiveTable, TablePhase
 from engine import Card, Level, Phase, Rules
 
 from . import selection as sel
-from ._views import AiLevelButton, BoardButton, HandButton, SentView
+from ._views import AiLevelButton, BoardButton, HandButton, LeaveConfirmButton, SentView
 
 GREEN = discord.Colour.green()
 GOLD = discord.Colour.gold()
@@ -29,6 +29,50 @@ LOBBY_BUTTONS = (
     ("start", N_("Start"), discord.ButtonStyle.primary),
     ("cancel", N_("Cancel"), discord.ButtonStyle.danger),
 )
+# After a game: the lobby's buttons with `Play again` (the ready check) and the rules.
+AFTER_GAME_BUTTONS = (
+    ("join", N_("Join"), discord.ButtonStyle.success),
+    ("leave", N_("Leave"), discord.ButtonStyle.secondary),
+    ("addai", N_("Add computer player"), discord.ButtonStyle.secondary),
+    ("again", N_("Play again"), discord.ButtonStyle.success),
+    ("start", N_("Start"), discord.ButtonStyle.primary),
+    ("cancel", N_("Cancel"), discord.ButtonStyle.danger),
+    ("rules", N_("Rules"), discord.ButtonStyle.secondary),
+)
+
+
+def _seat_lines(w: Words, live: LiveTable) -> list[str]:
+    """The seats between games: who hosts, who is ready for the next deal."""
+    table = live.table
+    lines = [w._("Seats ({taken}/{total}):", taken=len(live.seats), total=live.max_seats)]
+    for i, s in enumerate(live.seats):
+        name = words.seat_name(w, live, i)
+        marks = []
+        if s.user_id == table.host_id:
+            marks.append(w._("host"))
+        if live.ready and (s.user_id is None or s.user_id in live.ready):
+            marks.append(w._("ready"))
+        lines.append(f"{i + 1}. {name} ({', '.join(marks)})" if marks else f"{i + 1}. {name}")
+    return lines
+
+
+def _between_games_help(w: Words, live: LiveTable) -> str:
+    if not live.had_game:
+        return w._("Press **Join** to sit down. The host presses **Start** (2+ seated).")
+    if live.ready and live.ready_deadline is not None:
+        until = f"<t:{int(live.ready_deadline)}:R>"
+        return w._("Ready check: the next game starts when everyone seated is ready, at "
+                   "{until} if 2+ are ready, or when the host presses **Start** (those not "
+                   "ready leave their seats).", until=until)
+    return w._("**Play again** when you are ready for the next game; **Join** to sit down, "
+               "**Leave** to get up. The host may **Start** at once.")
+
+
+def _between_games_view(w: Words, live: LiveTable) -> SentView:
+    view = SentView()
+    for action, label, style in (AFTER_GAME_BUTTONS if live.had_game else LOBBY_BUTTONS):
+        view.add_item(BoardButton(live.id, action, label=w.marked(label), style=style))
+    return view
 
 
 def table_words(live: LiveTable) -> Words:
@@ -53,22 +97,12 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
                stake=w.num(table.stake), rules=glossary.preset(w, rules.preset_name()),
                seconds=w.num(table.turn_seconds))
     if live.phase is TablePhase.LOBBY:
-        lines = [head, "", w._("Seats ({taken}/{total}):", taken=len(live.seats),
-                               total=live.max_seats)]
-        lines += [
-            w._("{number}. {player} (host)", number=i + 1, player=words.seat_name(w, live, i))
-            if s.user_id == table.host_id
-            else f"{i + 1}. {words.seat_name(w, live, i)}"
-            for i, s in enumerate(live.seats)
-        ]
+        lines = [head]
         if results := words.result_lines(w, live.results):
             lines += ["", w._("Last game:"), *results]
-        lines += ["", w._("Press **Join** to sit down. The host presses **Start** (2+ seated).")]
+        lines += ["", *_seat_lines(w, live), "", _between_games_help(w, live)]
         embed = discord.Embed(title=title, description="\n".join(lines), colour=GREEN)
-        view = SentView()
-        for action, label, style in LOBBY_BUTTONS:
-            view.add_item(BoardButton(table.id, action, label=w.marked(label), style=style))
-        return {"content": None, "embed": embed, "view": view}
+        return {"content": None, "embed": embed, "view": _between_games_view(w, live)}
     game = live.game
     assert game is not None
     content = None
@@ -103,24 +137,35 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
     if live.phase is not TablePhase.FINISHED:  # the results list every seat already
         lines.append("")
         lines += [_seat_line(w, live, i) for i in range(len(live.seats))]
+    else:  # the board is a lobby again, below the results
+        lines += ["", *_seat_lines(w, live), "", _between_games_help(w, live)]
     recent = [line for e in game.events if (line := words.board_event(w, live, e))][-RECENT:]
     if recent:
         lines += ["", w._("Recent:"), *(f"· {r}" for r in recent)]
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     if pictured:
         embed.set_footer(text=head.replace("**", ""))
-    view = SentView()
     if live.phase is TablePhase.FINISHED:
-        view.add_item(BoardButton(table.id, "again", label=w._("Play again"),
-                                  style=discord.ButtonStyle.success))
-        view.add_item(BoardButton(table.id, "leave", label=w._("Leave"),
-                                  style=discord.ButtonStyle.secondary))
-    else:
-        view.add_item(BoardButton(table.id, "hand", label=w._("My hand"),
-                                  style=discord.ButtonStyle.primary))
+        return {"content": content, "embed": embed, "view": _between_games_view(w, live)}
+    view = SentView()
+    view.add_item(BoardButton(table.id, "hand", label=w._("My hand"),
+                              style=discord.ButtonStyle.primary))
+    view.add_item(BoardButton(table.id, "leave", label=w._("Leave game"),
+                              style=discord.ButtonStyle.secondary))
     view.add_item(BoardButton(table.id, "rules", label=w._("Rules"),
                               style=discord.ButtonStyle.secondary))
     return {"content": content, "embed": embed, "view": view}
+
+
+def leave_confirmation(w: Words, live: LiveTable, game_id: int) -> dict[str, Any]:
+    """The private question after `Leave game`: a confirm button carrying the game's id."""
+    view = SentView()
+    view.add_item(LeaveConfirmButton(live.id, game_id, label=w._("Yes, leave the game"),
+                                     style=discord.ButtonStyle.danger))
+    text = w._("Leave the game at table #{table}? A computer plays your seat to the end, and "
+               "you pay as the last place (with the cards you hold now). You leave the table "
+               "after the game.", table=live.id)
+    return {"content": text, "view": view}
 
 
 def _seat_line(w: Words, live: LiveTable, i: int) -> str:
@@ -130,7 +175,9 @@ def _seat_line(w: Words, live: LiveTable, i: int) -> str:
     flags = []
     if i in game.passed and live.phase is TablePhase.PLAYING:
         flags.append(w._("passed"))
-    if live.auto and live.auto[i]:
+    if live.has_left(i):
+        flags.append(w._("left: computer playing"))
+    elif live.auto and live.auto[i]:
         flags.append(w._("away: computer playing"))
     if count == 0:
         flags.append(w._("out"))

@@ -35,6 +35,9 @@ class TableHandlers(Protocol):
     async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,
                              press: int, mask: int, op: str) -> None: ...
 
+    async def on_leave_confirm(self, interaction: discord.Interaction[Any], table_id: int,
+                               game_id: int) -> None: ...
+
 
 def _cog(interaction: discord.Interaction[Any]) -> TableHandlers:
     cog = interaction.client.get_cog("TienLen")
@@ -208,4 +211,37 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                                    self.mask, self.op)
 
 
-DYNAMIC_ITEMS = (BoardButton, AiLevelButton, HandButton)
+class LeaveConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                         template=rf"tl:q:(?P<table>{_ID}):(?P<game>{_ID})"):
+    """The confirmation of `Leave game` (on a private message): carries the game's id, so a
+    confirmation left over from an earlier game never ends a later one."""
+
+    def __init__(self, table_id: int, game_id: int, *, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.danger) -> None:
+        super().__init__(discord.ui.Button(label=label or "leave", style=style,
+                                           custom_id=f"tl:q:{table_id}:{game_id}"))
+        self.table_id = table_id
+        self.game_id = game_id
+        self.problem: str | None = None
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]
+                             ) -> LeaveConfirmButton:
+        table_id, game_id = _snowflake(match["table"]), _snowflake(match["game"])
+        made = cls(table_id or 0, game_id or 0)
+        if table_id is None or game_id is None:
+            made.problem = guard.BAD_TABLE_ID
+        return made
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async with pressed(self, interaction, f"table {self.table_id}: leave confirmation"):
+            w = guard.reader(interaction)
+            if self.problem:
+                raise guard.Refused(w.marked(self.problem))
+            if not _on_hand(interaction):
+                raise guard.Refused(w.marked(guard.UNKNOWN_BUTTON))
+            await _cog(interaction).on_leave_confirm(interaction, self.table_id, self.game_id)
+
+
+DYNAMIC_ITEMS = (BoardButton, AiLevelButton, HandButton, LeaveConfirmButton)

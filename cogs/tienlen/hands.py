@@ -267,7 +267,8 @@ class LiveHands:
         while True:
             await asyncio.sleep(0)  # let the change's own response (a press) go first
             seat = live.seat_of(hand.user_id)
-            if seat is None or live.game is None or hand.interaction is None:
+            if (seat is None or live.game is None or hand.interaction is None
+                    or not live.seats_match_game(hand.user_id)):  # seats changed after it
                 return
             if self.token_expired(hand):
                 return

@@ -91,7 +91,7 @@ async def test_the_host_sets_the_stake_between_games(world: Any) -> None:
     footer = board(world).embeds[0].footer.text or ""
     shown = (board_text(world) + "\n" + footer).replace("**", "")
     assert f"Stake {min(7, poorest)}" in shown
-    await host.click(board(world), label="Play again")
+    await host.click(board(world), label="Start")
     assert live.game_id is not None
     record = await world.store.get_game(live.game_id)
     assert record.stake == min(7, poorest)

@@ -74,12 +74,13 @@ async def test_four_humans_play_to_settlement_and_leaderboard(world: Any) -> Non
     assert f"<@{live.seats[current].user_id}>" in text
     for i in range(4):
         assert f"<@{ps[i].id}> — 13 cards" in text
-    assert set(labels(board(world))) == {"My hand", "Rules"}
+    assert set(labels(board(world))) == {"My hand", "Leave game", "Rules"}
     await finish(world, live, by_id)
     assert live.phase is TablePhase.FINISHED
     text = board_text(world)
     assert "Game over" in text
-    assert labels(board(world)) == ["Play again", "Leave", "Rules"]
+    assert labels(board(world)) == ["Join", "Leave", "Add computer player", "Play again", "Start",
+                                    "Cancel", "Rules"]
     total = 0
     for p in ps:
         total += await world.store.get_chips(world.guild.id, p.id) or 0
@@ -369,6 +370,9 @@ async def test_play_again_winner_leads_and_stats(world: Any) -> None:
     assert first.outcome is not None
     winner = first.outcome.winner
     await ps[1].click(board(world), label="Play again")
+    assert live.phase is TablePhase.FINISHED  # a ready check: the other one is not ready yet
+    assert live.ready == [ps[1].id]
+    await ps[0].click(board(world), label="Play again")
     assert live.phase is TablePhase.PLAYING
     second = live.game
     assert second is not None
@@ -412,7 +416,7 @@ async def test_rule_options_and_card_exchange_between_games(world: Any) -> None:
     await seat_people(world, ps[1:])
     await ps[0].click(board(world), label="Start")
     await finish(world, live, by_id)
-    await ps[0].click(board(world), label="Play again")
+    await ps[0].click(board(world), label="Start")  # the host deals to everyone seated
     game = live.game
     assert game is not None
     if game.is_over:  # an instant win after the exchange ends the game at once

@@ -121,6 +121,7 @@ def test_an_instant_win_charge_names_the_hand_and_the_multiplier() -> None:
                 tuple(parse_cards("3S 3C 4S 4C"))),
     GameResults((PlaceResult(1, ANN, 4), PlaceResult(2, CPU, -4, frozen=True))),
     TableClosedResults(CloseReason.EVERYONE_LEFT),
+    TableClosedResults(CloseReason.IDLE, GameResults((PlaceResult(1, ANN, 4, left=True),)), 900),
     LegacyResults(("1. <@1> +10 chips",)),
     None,
 ])
@@ -160,6 +161,9 @@ SAMPLES: list[table_errors.TableError] = [
     table_errors.CardsGone(parse_cards("7H")), table_errors.TableChanged(),
     table_errors.StoreRefused("the store is read-only"),
     table_errors.ActionRefused(NotYourTurn("not your turn"), ANN),
+    table_errors.TableClosed(7, idle=True), table_errors.AlreadyReady(),
+    table_errors.AlreadyLeft(), table_errors.AlreadyOut(), table_errors.NoPreviousGame(),
+    table_errors.NotHost(for_close=True),
 ]
 
 

@@ -51,6 +51,7 @@ async def old_store(path: Path) -> None:
         await store.create_table(GUILD, 13, 2, "{}", 0, 45, [])
         await store.close_table(await store.create_table(GUILD, 14, 2, "{}", 0, 45, []))
         await store.set_guild_settings(GUILD, preset="online", images=False, language="vi")
+        await store.set_idle_minutes(GUILD, 7)
         await store.set_meta("commands", "abc123")
     finally:
         await store.close()
@@ -85,6 +86,7 @@ async def test_sqlite_store_copied_whole(tmp_path: Path, db_url: str) -> None:
         assert await store.create_table(GUILD, 21, 5, "{}", 0, 30, []) == 4
         assert await store.get_chips(GUILD, 1) == 1000 + 25 + 5
         assert (await store.get_guild_settings(GUILD)).images is False
+        assert await store.get_idle_minutes(GUILD) == 7  # migration 0006's column is copied
         assert await store.get_meta("commands") == "abc123"
     finally:
         await store.close()
