@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -43,7 +43,9 @@ class Settings(BaseSettings):
     STARTING_CHIPS: int = Field(default=1000, ge=0)
     DAILY_CHIPS: int = Field(default=200, ge=0)
     DEFAULT_TURN_SECONDS: int = Field(default=60, ge=5, le=3600)
-    DEFAULT_TURN_REMINDER: int = Field(default=10, ge=0, le=3600)
+    # Seconds into a turn before the person on turn is reminded; "half": half the turn (the
+    # default, 30 s of 60); 0 = no reminders.
+    DEFAULT_TURN_REMINDER: Annotated[int, Field(ge=0, le=3600)] | Literal["half"] = "half"
     AI_DELAY_SECONDS: float = Field(default=1.0, ge=0, le=60)
     BOARD_EDIT_INTERVAL: float = Field(default=1.0, ge=0, le=60)
     LOOP_LAG_LOG: float = Field(default=0.0, ge=0, le=3600)
@@ -67,6 +69,12 @@ class Settings(BaseSettings):
         if self.SHARD_IDS is None:
             return tuple(range(self.SHARD_COUNT))
         return tuple(sorted(parse_shard_ids(self.SHARD_IDS)))
+
+    @property
+    def turn_reminder_default(self) -> int | None:
+        """`DEFAULT_TURN_REMINDER` for the table service: seconds, or None for half the turn."""
+        reminder = self.DEFAULT_TURN_REMINDER
+        return None if reminder == "half" else int(reminder)
 
     @property
     def shards(self) -> Shards | None:

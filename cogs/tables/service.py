@@ -54,6 +54,7 @@ from .live import (
     LiveTable,
     PlaceResult,
     Player,
+    StandingReminder,
     TableClosedResults,
     TablePhase,
     results_from_json,
@@ -80,7 +81,7 @@ class TableService(Scheduling):
         publisher: Publisher,
         *,
         default_turn_seconds: int = 60,
-        default_turn_reminder: int = 10,
+        default_turn_reminder: int | None = None,
         ai_delay: float = 1.0,
         board_interval: float = 1.0,
         executor: Executor | None = None,
@@ -114,7 +115,11 @@ class TableService(Scheduling):
             live.max_seats = int(extras.get("max_seats", 4))
             live.language = str(extras.get("language", "en"))
             live.opener_language = str(extras.get("opener_language", live.language))
-            live.turn_reminder = int(extras.get("turn_reminder", self.default_turn_reminder))
+            reminder = extras.get("turn_reminder", self.default_turn_reminder)
+            live.turn_reminder = None if reminder is None else int(reminder)
+            live.reminder = StandingReminder.from_json(extras.get("reminder"))
+            posted = extras.get("over_posted")
+            live.over_posted = None if posted is None else int(posted)
             live.results = results_from_json(extras.get("results"))
             live.previous_game_json = extras.get("previous_game_json")
             live.previous_seats = extras.get("previous_seats")
@@ -130,6 +135,7 @@ class TableService(Scheduling):
         live.auto = list(state.get("auto") or [False] * n)
         live.deadline = state.get("deadline")
         live.deadline_version = int(state.get("deadline_version", -1))
+        live.clock_events = [int(i) for i in state.get("clock_events") or []]
 
     def owns(self, guild_id: int) -> bool:
         """Whether this process runs the shard of the server `guild_id` (always, unsharded)."""
@@ -205,7 +211,8 @@ class TableService(Scheduling):
         opener_language: str | None = None,
     ) -> LiveTable:
         """Open a table; ``turn_reminder``: seconds into a turn before the person on turn is
-        reminded (0: never; ``None``: the service's default); ``language``: the language of its
+        reminded (0: never; ``None``: the service's default, itself ``None`` for half the
+        turn); ``language``: the language of its
         public messages (chosen by the Discord side), ``opener_language`` the host's own (kept
         for a later change of the server's setting)."""
         if not self.owns(guild_id):
@@ -389,8 +396,9 @@ class TableService(Scheduling):
         else:
             game = Game.new(rules, ids, seed=seed)
         saved = (live.game, live.game_id, live.game_version, live.afk, live.auto,
-                 live.deadline, live.phase, live.results)
+                 live.deadline, live.phase, live.results, live.clock_events)
         live.game = game
+        live.clock_events = []
         live.afk = [0] * len(seats)
         live.auto = [False] * len(seats)
         live.deadline = None
@@ -410,7 +418,7 @@ class TableService(Scheduling):
             )
         except StoreError as error:
             (live.game, live.game_id, live.game_version, live.afk, live.auto,
-             live.deadline, live.phase, live.results) = saved
+             live.deadline, live.phase, live.results, live.clock_events) = saved
             raise StoreRefused(str(error)) from None
         live.game_id = record.id
         live.game_version = record.version
@@ -520,12 +528,18 @@ class TableService(Scheduling):
 
         settled = await self.store.settle_game(live.game_id, transfers, results)
         changes = {r.seat: r.chip_change for r in settled.results}
+        balances = {
+            seat: await self.store.ensure_player(live.table.guild_id, s.user_id)
+            for seat, s in enumerate(seats) if s.user_id is not None
+        }
         live.results = GameResults(
             places=tuple(
                 PlaceResult(place, Player.of(seats[seat]), changes.get(seat, 0),
-                            tuple(dict.fromkeys(charges[seat])), seat in outcome.frozen)
+                            tuple(dict.fromkeys(charges[seat])), seat in outcome.frozen,
+                            held=tuple(game.hand(seat)), balance=balances.get(seat))
                 for place, seat in enumerate(outcome.places, start=1)
             ),
+            game_id=live.game_id,
             instant_win=outcome.instant_win,
             winner=None if outcome.instant_win is None else Player.of(seats[outcome.winner]),
             multiplier=outcome.multiplier or 1,
@@ -548,6 +562,45 @@ class TableService(Scheduling):
             live.language = language
             await self._save_table(live)
         self.request_board(live)
+
+    # ----------------------------------------------------------------- announcements
+    def game_over_pending(self, live: LiveTable) -> GameResults | None:
+        """The results of the table's last game while its game-over post is still to be sent
+        (it is sent once per game: `game_over_posted` records it in the store)."""
+        results = live.results
+        if (isinstance(results, GameResults) and results.game_id is not None
+                and results.game_id != live.over_posted and live.table.status == "open"):
+            return results
+        return None
+
+    async def game_over_posted(self, live: LiveTable, game_id: int) -> None:
+        """The game-over post of game ``game_id`` is in the channel: never send it again."""
+        async with live.lock:
+            if live.table.status != "open" or live.over_posted == game_id:
+                return
+            live.over_posted = game_id
+            await self._save_table(live)
+
+    async def reminder_posted(self, live: LiveTable, reminder: StandingReminder) -> bool:
+        """Keep a turn reminder just posted as the table's standing one (in the store, so a
+        restart finds it); False when the turn moved on meanwhile (the caller ends it now)."""
+        async with live.lock:
+            game = live.game
+            if (live.table.status != "open" or not live.playing or game is None
+                    or game.version != reminder.version or live.reminder is not None):
+                return False
+            live.reminder = reminder
+            await self._save_table(live)
+            return True
+
+    async def reminder_ended(self, live: LiveTable, message_id: int) -> None:
+        """The standing reminder ``message_id`` was edited to its past-tense line."""
+        async with live.lock:
+            if live.reminder is None or live.reminder.message_id != message_id:
+                return
+            live.reminder = None
+            if live.table.status == "open":
+                await self._save_table(live)
 
     async def set_board_message(self, live: LiveTable, message_id: int) -> None:
         async with live.lock:

@@ -291,7 +291,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                            seats="Number of seats (2-8)", turn_seconds="Seconds per turn",
                            options="Change single rules, e.g. cong=on card_exchange=tribute "
                                    "(suggestions as you type)",
-                           turn_reminder="Seconds into a turn before a reminder (0: none)")
+                           turn_reminder="Seconds into a turn before a reminder (0: none; "
+                                         "default: half the turn)")
     @guarded
     async def start(self, interaction: discord.Interaction[Any],
                     stake: Stake | None = None,
@@ -427,8 +428,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
             await self._relanguage(interaction, language)
         seconds = current.turn_seconds or self.bot.settings.DEFAULT_TURN_SECONDS
         reminder = (current.turn_reminder if current.turn_reminder is not None
-                    else self.bot.settings.DEFAULT_TURN_REMINDER)
-        after = (w._("after {seconds}s", seconds=w.num(reminder)) if reminder
+                    else self.bot.settings.turn_reminder_default)
+        after = (w._("half the turn") if reminder is None
+                 else w._("after {seconds}s", seconds=w.num(reminder)) if reminder
                  else w.pgettext("option", "off"))
         images_word = (w.pgettext("option", "off") if current.images is False
                        else w.pgettext("option", "on"))

@@ -455,3 +455,39 @@ async def test_interaction_tokens_expire_after_15_minutes(fake: FakeDiscord,
         async with http.patch(url, json={"content": "too late"}) as response:
             assert response.status == 401
             assert (await response.json())["code"] == 50027
+
+
+async def test_enforced_nonce_returns_the_first_message(fake: FakeDiscord, bot: MiniBot) -> None:
+    channel_id = fake.channel("general").id
+    # discord.py asks Discord to enforce every nonce it sends
+    params = discord.http.handle_message_parameters(content="once", nonce="tl-over-1")
+    assert params.payload is not None and params.payload["enforce_nonce"] is True
+    first = await asyncio.wait_for(bot.http.send_message(channel_id, params=params), STEP)
+    again = await asyncio.wait_for(bot.http.send_message(channel_id, params=params), STEP)
+    assert again["id"] == first["id"]
+    assert [m.content for m in fake.channel_messages("general")].count("once") == 1
+    fake.advance(301)  # Discord remembers a nonce for a few minutes only
+    later = await asyncio.wait_for(bot.http.send_message(channel_id, params=params), STEP)
+    assert later["id"] != first["id"]
+    other = discord.http.handle_message_parameters(content="once", nonce="tl-over-2")
+    second = await asyncio.wait_for(bot.http.send_message(channel_id, params=other), STEP)
+    assert second["id"] not in (first["id"], later["id"])  # another nonce: another message
+    too_long = discord.http.handle_message_parameters(content="x", nonce="n" * 26)
+    with pytest.raises(discord.HTTPException):
+        await asyncio.wait_for(bot.http.send_message(channel_id, params=too_long), STEP)
+
+
+async def test_deleting_a_message_that_mentioned_someone_is_recorded(fake: FakeDiscord,
+                                                                     bot: MiniBot) -> None:
+    channel = bot.get_channel(fake.channel("general").id)
+    assert isinstance(channel, discord.TextChannel)
+    alice = fake.user("alice")
+    only = discord.AllowedMentions(users=[discord.Object(alice.id)])
+    ping = await asyncio.wait_for(channel.send(f"<@{alice.id}> go", allowed_mentions=only), STEP)
+    await asyncio.wait_for(ping.edit(content=f"<@{alice.id}> went", allowed_mentions=only), STEP)
+    assert [u["id"] for u in fake.message(ping.id).data["mentions"]] == [str(alice.id)]
+    plain = await asyncio.wait_for(channel.send("no mention"), STEP)
+    await asyncio.wait_for(plain.delete(), STEP)
+    assert fake.mention_deletions == []
+    await asyncio.wait_for(ping.delete(), STEP)
+    assert fake.mention_deletions == [ping.id]  # a ghost ping

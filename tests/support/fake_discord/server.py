@@ -96,6 +96,10 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         self.direct_messages: list[tuple[int, str]] = []  # (user id, text) the bot sent
         # user id -> ids of the messages whose creation notified them (see _deliver_mentions)
         self.notifications: collections.defaultdict[int, list[int]] = collections.defaultdict(list)
+        # ids of deleted channel messages that had mentioned someone (a "ghost ping" each)
+        self.mention_deletions: list[int] = []
+        # (channel, nonce) -> (message id, when): Discord's enforce_nonce window
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self.interactions: dict[int, InteractionHandle] = {}
         self._by_token: dict[str, InteractionHandle] = {}
         self._expired_tokens: dict[str, None] = {}  # forgotten after expiry (bounded, oldest out)
