@@ -63,6 +63,7 @@ from data.models import (
     TableStatus,
     TransferLike,
 )
+from data.threads import ThreadDefaults
 from engine import Rules
 
 DAILY_INTERVAL = timedelta(hours=24)
@@ -141,7 +142,7 @@ def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
     return _dialect_migrations(dialect)
 
 
-class Store:
+class Store(ThreadDefaults):
     """Async access to the database. Create with ``await Store.open(url_or_path)``."""
 
     def __init__(

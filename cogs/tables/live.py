@@ -236,6 +236,8 @@ class LiveTable:
     """Seconds into a person's turn before they are reminded (0: never; None: half the turn)."""
     reminder: StandingReminder | None = None
     """The turn reminder standing in the channel now (at most one per table)."""
+    in_thread: bool = False
+    """The table lives in a thread the bot opened for it (archived when the table closes)."""
     over_posted: int | None = None
     """The id of the last game whose game-over post was sent (sent exactly once per game)."""
     clock_events: list[int] = field(default_factory=list)
@@ -305,6 +307,7 @@ class LiveTable:
                 "turn_reminder": self.turn_reminder,
                 "reminder": None if self.reminder is None else self.reminder.to_json(),
                 "over_posted": self.over_posted,
+                "in_thread": self.in_thread,
                 "results": results_to_json(self.results),
                 "previous_game_json": self.previous_game_json,
                 "previous_seats": self.previous_seats,

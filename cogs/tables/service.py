@@ -118,6 +118,7 @@ class TableService(Scheduling):
             reminder = extras.get("turn_reminder", self.default_turn_reminder)
             live.turn_reminder = None if reminder is None else int(reminder)
             live.reminder = StandingReminder.from_json(extras.get("reminder"))
+            live.in_thread = bool(extras.get("in_thread", False))
             posted = extras.get("over_posted")
             live.over_posted = None if posted is None else int(posted)
             live.results = results_from_json(extras.get("results"))
@@ -209,12 +210,14 @@ class TableService(Scheduling):
         turn_reminder: int | None = None,
         language: str = "en",
         opener_language: str | None = None,
+        in_thread: bool = False,
     ) -> LiveTable:
         """Open a table; ``turn_reminder``: seconds into a turn before the person on turn is
         reminded (0: never; ``None``: the service's default, itself ``None`` for half the
         turn); ``language``: the language of its
         public messages (chosen by the Discord side), ``opener_language`` the host's own (kept
-        for a later change of the server's setting)."""
+        for a later change of the server's setting); ``in_thread``: ``channel_id`` is a thread
+        opened for this table (archived when it closes)."""
         if not self.owns(guild_id):
             raise self._not_here(None, guild_id)
         if stake < 1:
@@ -241,6 +244,7 @@ class TableService(Scheduling):
         live.max_seats = seats
         live.language = language
         live.opener_language = opener_language or language
+        live.in_thread = in_thread
         live.turn_reminder = (self.default_turn_reminder if turn_reminder is None
                               else max(0, turn_reminder))
         await self._save_table(live)

@@ -21,6 +21,7 @@ from cogs.tables import (
     ChannelHasTable,
     LiveTable,
     NoGame,
+    NotEnoughChips,
     NotSeated,
     ShortOfChips,
     TableError,
@@ -33,6 +34,7 @@ from engine.ai import choose_returns, observe, suggest
 from . import _pictures as pictures
 from . import _render as render
 from . import selection as sel
+from . import threads
 from ._views import release
 from .hands import LiveHand
 
@@ -292,7 +294,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                            options="Change single rules, e.g. cong=on card_exchange=tribute "
                                    "(suggestions as you type)",
                            turn_reminder="Seconds into a turn before a reminder (0: none; "
-                                         "default: half the turn)")
+                                         "default: half the turn)",
+                           thread="Open the table in a new thread of this channel (on/off)")
     @guarded
     async def start(self, interaction: discord.Interaction[Any],
                     stake: Stake | None = None,
@@ -300,14 +303,19 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     seats: app_commands.Range[int, 2, 8] = 4,
                     turn_seconds: TurnSeconds | None = None,
                     options: RuleOptions | None = None,
-                    turn_reminder: app_commands.Range[int, 0, 3600] | None = None) -> None:
+                    turn_reminder: app_commands.Range[int, 0, 3600] | None = None,
+                    thread: Literal["on", "off"] | None = None) -> None:
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
+        in_thread = await threads.wanted(self.bot, interaction, thread)
         missing = missing_permissions(
             interaction, pictures=await self.bot.image_setting.enabled(interaction.guild_id))
+        if in_thread:
+            missing += threads.missing(interaction)
         if missing:
             raise Refusal(words.missing_permissions(person(interaction), missing))
-        existing = await self.service.table_in_channel(interaction.channel_id)
+        existing = None if in_thread else await self.service.table_in_channel(
+            interaction.channel_id)
         if existing is not None:
             raise ChannelHasTable(existing.id, guild_id=interaction.guild_id,
                                   channel_id=interaction.channel_id,
@@ -316,19 +324,43 @@ class TienLenCog(commands.Cog, name="TienLen"):
         preset = rules or defaults.preset or "southern"
         w = person(interaction)
         language = table_language(defaults.language, interaction.guild_locale, w.lang)
-        live = await self.service.open_table(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-            host_id=interaction.user.id, host_name=interaction.user.display_name,
-            rules=parse_options(Rules.preset(preset), options),
-            stake=stake or defaults.stake or 10, seats=seats,
-            turn_seconds=turn_seconds or defaults.turn_seconds,
-            turn_reminder=turn_reminder if turn_reminder is not None else defaults.turn_reminder,
-            language=language, opener_language=w.lang,
-        )
+        table_rules = parse_options(Rules.preset(preset), options)
+        table_stake = stake or defaults.stake or 10
+        channel_id = interaction.channel_id
+        opened = None
+        if in_thread:
+            chips = await self.bot.store.ensure_player(interaction.guild_id, interaction.user.id)
+            if chips < table_stake:  # refused before a thread is opened for nothing
+                raise NotEnoughChips(chips, table_stake)
+            opened = await threads.open_thread(self.bot, interaction, threads.thread_name(0))
+            channel_id = opened.id
+        try:
+            live = await self.service.open_table(
+                guild_id=interaction.guild_id, channel_id=channel_id,
+                host_id=interaction.user.id, host_name=interaction.user.display_name,
+                rules=table_rules, stake=table_stake, seats=seats,
+                turn_seconds=turn_seconds or defaults.turn_seconds,
+                turn_reminder=(turn_reminder if turn_reminder is not None
+                               else defaults.turn_reminder),
+                language=language, opener_language=w.lang, in_thread=opened is not None,
+            )
+        except Exception:
+            if opened is not None:
+                await threads.archive(self.bot, opened.id)
+            raise
+        if opened is not None:
+            await threads.rename(self.bot, opened, threads.thread_name(live.id))
         join = words_of(language)._("Join")
         # The board first: should this answer fail (a late interaction), the board is still
         # posted (or, if it cannot be, the table closes and frees the channel).
         self.service.request_board(live)
+        if opened is not None:
+            await interaction.response.send_message(
+                w._("Table #{table} is open in its thread {thread}: the board is its first "
+                    "message. Others join with its **{join}** button.", table=live.id,
+                    thread=opened.mention, join=join),
+                ephemeral=True)
+            return
         await interaction.response.send_message(
             w._("Table #{table} is open: the board is below. Others join with its **{join}** "
                 "button.", table=live.id, join=join),
@@ -400,7 +432,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                                          "(0: none)",
                            language="The language of tables' public messages (auto: the "
                                     "server's, else the opener's)",
-                           images="Card pictures on the boards and hands (on/off)")
+                           images="Card pictures on the boards and hands (on/off)",
+                           threads="New tables open in a thread of their channel (on/off)")
     @guarded
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
@@ -408,12 +441,15 @@ class TienLenCog(commands.Cog, name="TienLen"):
                        turn_seconds: TurnSeconds | None = None,
                        turn_reminder: app_commands.Range[int, 0, 3600] | None = None,
                        language: LanguageSetting | None = None,
-                       images: Literal["on", "off"] | None = None) -> None:
+                       images: Literal["on", "off"] | None = None,
+                       threads: Literal["on", "off"] | None = None) -> None:
         assert interaction.guild_id is not None
         w = person(interaction)
         if not _can_manage(interaction):
             raise Refusal(N_("You need the Manage Server permission to change server settings."))
         store = self.bot.store
+        if threads is not None:
+            await store.set_threads_default(interaction.guild_id, threads == "on")
         if (preset is None and stake is None and turn_seconds is None and turn_reminder is None
                 and language is None and images is None):
             current = await store.get_guild_settings(interaction.guild_id)
@@ -440,6 +476,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
                    preset=glossary.preset(w, current.preset or "southern"),
                    stake=w.num(current.stake or 10), seconds=w.num(seconds), reminder=after,
                    language=_language_name(w, current.language or "auto"), images=images_word)
+        in_threads = await store.get_threads_default(interaction.guild_id)
+        text += " " + w._("Tables in threads: **{threads}**.",
+                          threads=w.pgettext("option", "on") if in_threads
+                          else w.pgettext("option", "off"))
         await interaction.response.send_message(text, ephemeral=True)
 
     async def _relanguage(self, interaction: discord.Interaction[Any], setting: str) -> None:

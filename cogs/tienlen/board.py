@@ -23,7 +23,7 @@ from engine import Passed, Played
 
 from . import _pictures as pictures
 from . import _render as render
-from . import gameover
+from . import gameover, threads
 
 if TYPE_CHECKING:
     from bot.app import TienLenBot
@@ -65,6 +65,7 @@ class BoardPublisher:
         self.reminders_sent = 0
         self._ending: set[int] = set()  # reminders being edited to their past-tense line
         self._announcing: set[int] = set()  # games whose game-over post is on its way
+        self._archived: set[int] = set()  # tables whose thread is archived
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def table_changed(self, live: LiveTable) -> None:
@@ -74,6 +75,9 @@ class BoardPublisher:
         if standing is not None and (game is None or game.version != standing.version
                                      or not live.playing or live.table.status != "open"):
             self._end_soon(live, standing)
+        if live.table.status != "open" and live.in_thread and live.id not in self._archived:
+            self._archived.add(live.id)
+            self._spawn(threads.archive_when_shown(self.bot, live))
         results = self.bot.table_service.game_over_pending(live)
         if results is not None and results.game_id not in self._announcing:
             assert results.game_id is not None
