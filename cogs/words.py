@@ -538,3 +538,24 @@ def game_over_hand_line(w: Words, results: Results | None, user_id: int) -> str:
                        place=glossary.place(w, p.place), chips=chips,
                        balance=w.num(p.balance))
     return w._("**Game over** — the results are on the board.")
+
+
+def table_list_title(w: Words, count: int, page: int, pages: int) -> str:
+    """The title of `/tienlen tables`."""
+    if pages <= 1:
+        return w.ngettext("{n} open table in this server", "{n} open tables in this server",
+                          count)
+    return w.ngettext("{n} open table in this server (page {page}/{pages})",
+                      "{n} open tables in this server (page {page}/{pages})", count,
+                      page=w.num(page), pages=w.num(pages))
+
+
+def table_list_line(w: Words, live: LiveTable) -> str:
+    """One table in `/tienlen tables`: where it is, its phase, free seats, stake, preset."""
+    phase = {"lobby": w._("waiting for players"), "playing": w._("playing"),
+             "finished": w._("between games")}.get(str(live.phase), str(live.phase))
+    free = max(0, live.max_seats - len(live.seats))
+    seats = w.ngettext("{n} seat free", "{n} seats free", free)
+    return w._("**#{table}** <#{channel}> · {phase} · {seats} · stake {stake} · {rules}",
+               table=live.id, channel=live.table.channel_id, phase=phase, seats=seats,
+               stake=w.num(live.table.stake), rules=glossary.preset(w, live.rules.preset_name()))

@@ -33,8 +33,8 @@ from engine.ai import choose_returns, observe, suggest
 
 from . import _pictures as pictures
 from . import _render as render
+from . import listing, threads
 from . import selection as sel
-from . import threads
 from ._views import release
 from .hands import LiveHand
 
@@ -489,6 +489,13 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 lang = table_language(setting, interaction.guild_locale,
                                       person_language(live.opener_language))
                 await self.service.set_language(live, lang)
+
+    @tienlen.command(name="tables", description="This server's open tables")
+    @app_commands.describe(page="Page number")
+    @guarded
+    async def tables_command(self, interaction: discord.Interaction[Any],
+                             page: app_commands.Range[int, 1, listing.MAX_PAGE] = 1) -> None:
+        await listing.show_tables(self.bot, interaction, page, edit=False)
 
     @tienlen.command(name="stats", description="Games, wins, places, chips won and lost")
     @app_commands.describe(user="Whose numbers (yours when left out)")

@@ -85,3 +85,30 @@ async def test_a_missing_thread_permission_is_named_and_nothing_opens(world: Any
     r = await host.slash(other, "tienlen start", thread="on")
     assert "Send Messages in Threads" in r.response.content, r.response.content
     assert not world.bot.table_service.tables
+
+
+async def test_the_list_of_tables_links_each_and_pages_by_ten(world: Any) -> None:
+    hosts = people(world, 12)
+    r = await hosts[0].slash(world.channel, "tienlen tables")
+    assert r.ephemeral and "No table is open" in r.response.embeds[0].description
+    await hosts[0].slash(world.channel, "tienlen start", thread="on", stake=7, rules="pagat")
+    await hosts[1].slash(world.channel, "tienlen start", seats=3)
+    for i, host in enumerate(hosts[2:]):
+        channel = world.guild.create_text_channel(f"room{i}")
+        await host.slash(channel, "tienlen start")
+    tables = sorted(world.bot.table_service.tables.values(), key=lambda t: t.id)
+    assert len(tables) == 12
+    r = await hosts[0].slash(world.channel, "tienlen tables")
+    embed = r.response.embeds[0]
+    assert r.ephemeral and "12 open tables in this server (page 1/2)" in embed.title
+    lines = embed.description.splitlines()
+    assert len(lines) == 10
+    (thread,) = world.channel.threads
+    assert lines[0].startswith(f"**#{tables[0].id}** <#{thread.id}> · waiting for players · "
+                               "3 seats free · stake 7 · "), lines[0]
+    assert lines[1].startswith(f"**#{tables[1].id}** <#{world.channel.id}> · waiting for "
+                               "players · 2 seats free · stake 10"), lines[1]
+    r = await hosts[0].click(r.response, label="Next ▶")
+    page2 = r.response.embeds[0]
+    assert "(page 2/2)" in page2.title and len(page2.description.splitlines()) == 2
+    assert f"**#{tables[-1].id}**" in page2.description
