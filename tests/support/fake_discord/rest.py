@@ -325,7 +325,7 @@ class RestMixin:
         g = self.guilds.get(int(p["gid"]))
         if g is None:
             raise _HTTPError(404, 10004, "Unknown Guild")
-        return _json([c.payload() for c in g.channels.values()])
+        return _json([c.payload() for c in g.channels.values() if not c.is_thread])
 
     async def _h_guild_roles(self, request: web.Request, p: dict[str, str]) -> web.Response:
         self._check_auth(request)
@@ -576,6 +576,7 @@ class RestMixin:
             or body.get("sticker_ids")
         ):
             raise _HTTPError(400, 50006, "Cannot send an empty message")
+        self._thread_before_post(ch)  # type: ignore[attr-defined]
         nonce = body.get("nonce")
         if nonce is not None and len(str(nonce)) > NONCE_MAX:
             raise _HTTPError(400, 50035, "Invalid Form Body")
@@ -607,6 +608,7 @@ class RestMixin:
     async def _h_msg_edit(self, request: web.Request, p: dict[str, str]) -> web.Response:
         self._check_auth(request)
         stored = self._channel_message(p)
+        self._thread_before_edit(stored.channel_id)  # type: ignore[attr-defined]
         self._check_old_edit(stored.created_at, stored.channel_id)
         body, files = await self._body(request)
         return _json(self._edit_message(stored, body, files).data)

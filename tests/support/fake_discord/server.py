@@ -37,10 +37,11 @@ from tests.support.fake_discord.models import (
     log,
 )
 from tests.support.fake_discord.rest import RestMixin
+from tests.support.fake_discord.threads import ThreadsMixin
 
 
 class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, MediaMixin,
-                  RestMixin):
+                  ThreadsMixin, RestMixin):
     """Loopback fake Discord: see the package docstring. The mixins hold the faults, the
     gateway, the interactions and the REST routes; this class holds the world and its life."""
 
@@ -150,6 +151,7 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         self._bg_tasks: set[asyncio.Task[Any]] = set()
         self._routes: list[tuple[str, re.Pattern[str], str, _Handler]] = []
         self._build_routes()
+        self._build_thread_routes()
 
     # ------------------------------------------------------------------ lifecycle / properties
 
@@ -390,8 +392,9 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
             "member_count": len(members),
             "voice_states": [],
             "members": members,
-            "channels": [c.payload() for c in guild.channels.values()],
-            "threads": [],
+            "channels": [c.payload() for c in guild.channels.values() if not c.is_thread],
+            "threads": [c.payload() for c in guild.channels.values()
+                        if c.is_thread and not c.archived],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
