@@ -591,8 +591,9 @@ class TableService(Scheduling):
         async with live.lock:
             game = live.game
             if (live.table.status != "open" or not live.playing or game is None
-                    or game.version != reminder.version or live.reminder is not None):
-                return False
+                    or game.version != reminder.version
+                    or (live.reminder is not None and live.reminder.version == reminder.version)):
+                return False  # an older standing one is being edited by its own task
             live.reminder = reminder
             await self._save_table(live)
             return True
