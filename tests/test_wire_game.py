@@ -2,7 +2,10 @@
 against the loopback fake Discord. One person opens a table with `/tienlen start`, adds three
 computer players through the board's buttons, starts, and plays every turn from the board and their
 ephemeral hand message (card buttons, then Play or Pass) until the board says "Game over"; then
-SIGTERM and a clean exit (status 0), and `python -m data.check` finds the database sound."""
+SIGTERM and a clean exit (status 0), and `python -m data.check` finds the database sound. The
+game-over post is one new message (even though the fake loses the answer to its first send, so
+the bot sends it again with the same nonce) that notifies exactly the seated person and shows
+every card still held, as the database has them."""
 
 from __future__ import annotations
 
@@ -74,6 +77,9 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
 
         started = await (await fake.click(me, board, f"tl:b:{table}:start")).response(5)
         assert started.callback_type == 7 and refusal(started) is None, started.callback_data
+        # The next post is the game-over post: Discord makes it, but its answer is lost. The
+        # bot sends it again with the same nonce, and Discord keeps one message.
+        fake.lose_answer_next("channel_message_create", 500)
 
         deadline = time.monotonic() + 60
         turns = 0
@@ -101,6 +107,8 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
         await fake.wait_until(lambda: any(_is_post(m) for m in fake.channel_messages(channel)), 10)
         (post,) = [m for m in fake.channel_messages(channel) if _is_post(m)]
         assert post.id != board.id and post.edit_count == 0
+        assert getattr(fake, "lost_answers", 0) == 1  # its first answer was lost, yet one post
+        assert str(post.data.get("nonce")).startswith("tl-over-")
         assert [m["id"] for m in post.data["mentions"]] == [str(me.id)]
         assert post in fake.notified(me)
         assert fake.mention_deletions == []

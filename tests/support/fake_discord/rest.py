@@ -125,6 +125,9 @@ class RestMixin:
             try:
                 self._check_channel_permissions(key, params)
                 resp = await handler(request, params)
+                lost = self._lost_answer(key)  # type: ignore[attr-defined]
+                if lost is not None:  # done, but the answer never arrives
+                    resp = lost
             except _HTTPError as exc:
                 self.status_counts[exc.status] += 1
                 self._count_invalid(exc.status)
