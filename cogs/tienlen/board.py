@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("cogs.tienlen.board")
 
 TOO_OLD_TO_EDIT = 30046  # Discord's error code for an edit of a message that is too old
+ANNOUNCE_TRIES = 4  # sends of a game-over post before waiting for the table's next change
 
 
 def _unavailable(error: discord.HTTPException) -> BoardUnavailable:
@@ -63,6 +64,7 @@ class BoardPublisher:
     def __init__(self, bot: TienLenBot) -> None:
         self.bot = bot
         self.reminders_sent = 0
+        self.announce_retry = 2.0  # seconds before the first retry of a failed game-over post
         self._ending: set[int] = set()  # reminders being edited to their past-tense line
         self._announcing: set[int] = set()  # games whose game-over post is on its way
         self._archived: set[int] = set()  # tables whose thread is archived
@@ -90,14 +92,19 @@ class BoardPublisher:
         task.add_done_callback(self._tasks.discard)
 
     async def _announce(self, live: LiveTable, results: GameResults) -> None:
+        """Post it, trying again a few times after a failure (the nonce keeps Discord from
+        showing it twice); past that, at the table's next change or the next start."""
         assert results.game_id is not None
-        try:
-            await gameover.post_game_over(self.bot, live, results)
-        except Exception as error:  # tried again at the table's next change (the nonce keeps
-            # Discord from showing it twice)
-            self._announcing.discard(results.game_id)
-            log.warning("table %s: the game-over post failed (%s)", live.id,
-                        type(error).__name__, extra=live.log_extra)
+        for attempt in range(ANNOUNCE_TRIES):
+            try:
+                await gameover.post_game_over(self.bot, live, results)
+                return
+            except Exception as error:
+                log.warning("table %s: the game-over post failed (%s)", live.id,
+                            type(error).__name__, extra=live.log_extra)
+                if attempt + 1 < ANNOUNCE_TRIES:
+                    await asyncio.sleep(self.announce_retry * 2.0 ** attempt)
+        self._announcing.discard(results.game_id)
 
     def _end_soon(self, live: LiveTable, standing: StandingReminder) -> None:
         """Edit the standing reminder to its past-tense line (under the table's lock: the line
