@@ -173,7 +173,7 @@ class TienLenBot(commands.Bot):
             store,
             BoardPublisher(self),
             default_turn_seconds=settings.DEFAULT_TURN_SECONDS,
-            default_turn_reminder=settings.DEFAULT_TURN_REMINDER,
+            default_turn_reminder=settings.turn_reminder_default,
             ai_delay=ai_delay,
             board_interval=board_interval,
             executor=executor,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -46,7 +46,11 @@ class Settings(BaseSettings):
     DAILY_CHIPS: int = Field(default=200, ge=0)
     # the same ranges as /tienlen start and /tienlen settings (engine.limits)
     DEFAULT_TURN_SECONDS: int = Field(default=60, ge=TURN_SECONDS.low, le=TURN_SECONDS.high)
-    DEFAULT_TURN_REMINDER: int = Field(default=10, ge=TURN_REMINDER.low, le=TURN_REMINDER.high)
+    # Seconds into a turn before the person on turn is reminded; "half": half the turn (the
+    # default, 30 s of 60); 0 = no reminders.
+    DEFAULT_TURN_REMINDER: (
+        Annotated[int, Field(ge=TURN_REMINDER.low, le=TURN_REMINDER.high)] | Literal["half"]
+    ) = "half"
     # A lobby or finished table without a press for this long closes itself (0: never).
     TABLE_IDLE_SECONDS: int = Field(default=900, ge=0, le=IDLE_MINUTES.high * 60)
     # How long the ready check of `Play again` waits for every seated person.
@@ -74,6 +78,12 @@ class Settings(BaseSettings):
         if self.SHARD_IDS is None:
             return tuple(range(self.SHARD_COUNT))
         return tuple(sorted(parse_shard_ids(self.SHARD_IDS)))
+
+    @property
+    def turn_reminder_default(self) -> int | None:
+        """`DEFAULT_TURN_REMINDER` for the table service: seconds, or None for half the turn."""
+        reminder = self.DEFAULT_TURN_REMINDER
+        return None if reminder == "half" else int(reminder)
 
     @property
     def shards(self) -> Shards | None:

@@ -53,6 +53,7 @@ from engine import (
     Card,
     Chopped,
     Event,
+    Exchanged,
     Frozen,
     InstantWin,
     Passed,
@@ -103,8 +104,19 @@ def seat_name(w: Words, live: LiveTable, seat: int | None) -> str:
     return player(w, Player.of(live.seats[seat]))
 
 
-def describe_event(w: Words, event: Event, name: Callable[[int], str]) -> str | None:
-    """One line for a game event (``None``: not shown); ``name`` names a seat."""
+def describe_event(w: Words, event: Event, name: Callable[[int], str], *,
+                   timed_out: bool = False) -> str | None:
+    """One line for a game event (``None``: not shown); ``name`` names a seat; ``timed_out``:
+    the action was the turn clock's (the person ran out of time), and the line says so."""
+    if timed_out:
+        match event:
+            case Played(seat=seat, cards=cards):
+                return w._("{player} ran out of time — played {cards}", player=name(seat),
+                           cards=glossary.cards(cards))
+            case Passed(seat=seat):
+                return w._("{player} ran out of time — passed", player=name(seat))
+            case Exchanged(giver=seat):  # the cards given back stay private
+                return w._("{player} ran out of time — cards given back", player=name(seat))
     match event:
         case Played(seat=seat, cards=cards, out_of_turn=True):
             return w._("{player} played {cards} (out of turn)", player=name(seat),
@@ -130,13 +142,15 @@ def describe_event(w: Words, event: Event, name: Callable[[int], str]) -> str | 
             return None
 
 
-def board_event(w: Words, live: LiveTable, event: Event) -> str | None:
-    """An event line on the board: people are mentioned."""
+def board_event(w: Words, live: LiveTable, event: Event, index: int | None = None) -> str | None:
+    """An event line on the board: people are mentioned; ``index``: the event's place in the
+    game's events (an action the turn clock made reads "ran out of time")."""
 
     def name(seat: int) -> str:
         return seat_name(w, live, seat) if 0 <= seat < len(live.seats) else "?"
 
-    return describe_event(w, event, name)
+    return describe_event(w, event, name,
+                          timed_out=index is not None and live.by_clock(index))
 
 
 def _charge(w: Words, charge: Charge, results: GameResults) -> str:
@@ -448,7 +462,11 @@ def hand_turn_line(w: Words, live: LiveTable, seat: int) -> str:
     assert game is not None
     actor = game.actor
     if game.is_over:
-        return w._("**Game over** — the results are on the board.")
+        user_id = live.seats[seat].user_id if 0 <= seat < len(live.seats) else None
+        results = live.results
+        if isinstance(results, GameResults) and results.game_id not in (None, live.game_id):
+            results = None  # another game's
+        return game_over_hand_line(w, results, user_id or 0)
     until = f"<t:{int(live.deadline)}:R>" if live.deadline else ""
     if actor == seat:
         if game.phase is Phase.EXCHANGE:
@@ -493,7 +511,91 @@ def hand_counts_line(w: Words, live: LiveTable) -> str:
     return w._("Cards: {counts}", counts=" · ".join(parts))
 
 
-def turn_reminder(w: Words, user_id: int, seconds_left: int) -> str:
-    """The channel message that reminds a person of their turn (it mentions only them)."""
-    return w._("{player}, your turn — {seconds} s left.", player=mention(user_id),
-               seconds=w.num(seconds_left))
+def turn_reminder(w: Words, user_id: int, deadline: float) -> str:
+    """The channel message that reminds a person of their turn (it mentions only them), with
+    the end of the turn as a timestamp Discord counts down."""
+    until = f"<t:{int(deadline)}:R>"
+    return w._("{player}, your turn — it ends {until}.", player=mention(user_id), until=until)
+
+
+def reminder_done(w: Words, user_id: int, how: str) -> str:
+    """The past-tense line a turn reminder is edited to once the turn is over (the mention
+    stays; an edit notifies nobody). ``how``: "played", "passed", "gave", "played_timeout",
+    "passed_timeout", "gave_timeout", or anything else for a turn that ended otherwise."""
+    who = mention(user_id)
+    match how:
+        case "played":
+            return w._("{player} played.", player=who)
+        case "passed":
+            return w._("{player} passed.", player=who)
+        case "gave":
+            return w._("{player} gave cards back.", player=who)
+        case "played_timeout" | "passed_timeout" | "gave_timeout":
+            return w._("{player} ran out of time.", player=who)
+        case _:
+            return w._("{player}: the turn is over.", player=who)
+
+
+def game_over_call(w: Words, table_id: int, results: GameResults) -> str:
+    """The first line of the game-over post: it mentions (and so notifies) the seated people."""
+    people = " ".join(mention(p.player.user_id) for p in results.places
+                      if p.player.user_id is not None)
+    return w._("🏁 Game over at table #{table}: {players}", table=table_id,
+               players=people or "—").rstrip()
+
+
+def game_over_lines(w: Words, results: GameResults) -> list[str]:
+    """The game-over post: places with chip changes and reasons, new balances, and every card
+    still held (lật bài), per seat."""
+    lines = result_lines(w, results)
+    balances = [w._("{player} {chips}", player=player(w, p.player), chips=w.num(p.balance))
+                for p in results.places if p.balance is not None]
+    if balances:
+        lines += ["", w._("**New balances:** {balances}", balances=" · ".join(balances))]
+    lines += ["", w._("**Cards left, face up:**")]
+    for p in results.places:
+        if p.held:
+            lines.append(w.ngettext("{player}: {n} card — {cards}",
+                                    "{player}: {n} cards — {cards}", len(p.held),
+                                    player=player(w, p.player), cards=glossary.cards(p.held)))
+        else:
+            lines.append(w._("{player}: no cards left", player=player(w, p.player)))
+    return lines
+
+
+def game_over_hand_line(w: Words, results: Results | None, user_id: int) -> str:
+    """The line a person's own hand shows at the end: their place, chip change and balance."""
+    if isinstance(results, GameResults):
+        for p in results.places:
+            if p.player.user_id != user_id:
+                continue
+            chips = w.ngettext("{amount} chip", "{amount} chips", abs(p.chips),
+                               amount=w.signed(p.chips) if p.chips else "+0")
+            if p.balance is None:
+                return w._("**Game over** — you finished {place}: {chips}.",
+                           place=glossary.place(w, p.place), chips=chips)
+            return w._("**Game over** — you finished {place}: {chips}, balance **{balance}**.",
+                       place=glossary.place(w, p.place), chips=chips,
+                       balance=w.num(p.balance))
+    return w._("**Game over** — the results are on the board.")
+
+
+def table_list_title(w: Words, count: int, page: int, pages: int) -> str:
+    """The title of `/tienlen tables`."""
+    if pages <= 1:
+        return w.ngettext("{n} open table in this server", "{n} open tables in this server",
+                          count)
+    return w.ngettext("{n} open table in this server (page {page}/{pages})",
+                      "{n} open tables in this server (page {page}/{pages})", count,
+                      page=w.num(page), pages=w.num(pages))
+
+
+def table_list_line(w: Words, live: LiveTable) -> str:
+    """One table in `/tienlen tables`: where it is, its phase, free seats, stake, preset."""
+    phase = {"lobby": w._("waiting for players"), "playing": w._("playing"),
+             "finished": w._("between games")}.get(str(live.phase), str(live.phase))
+    free = max(0, live.max_seats - len(live.seats))
+    seats = w.ngettext("{n} seat free", "{n} seats free", free)
+    return w._("**#{table}** <#{channel}> · {phase} · {seats} · stake {stake} · {rules}",
+               table=live.id, channel=live.table.channel_id, phase=phase, seats=seats,
+               stake=w.num(live.table.stake), rules=glossary.preset(w, live.rules.preset_name()))

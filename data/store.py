@@ -66,6 +66,7 @@ from data.models import (
     TransferLike,
 )
 from data.table_life import TableLifeStore
+from data.threads import ThreadDefaults
 from engine import Rules
 
 DAILY_INTERVAL = timedelta(hours=24)
@@ -144,7 +145,7 @@ def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
     return _dialect_migrations(dialect)
 
 
-class Store(AdminTools, LiveHandsMixin, TableLifeStore):
+class Store(AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults):
     """Async access to the database. Create with ``await Store.open(url_or_path)``."""
 
     def __init__(

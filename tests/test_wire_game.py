@@ -2,14 +2,19 @@
 against the loopback fake Discord. One person opens a table with `/tienlen start`, adds three
 computer players through the board's buttons, starts, and plays every turn from the board and their
 ephemeral hand message (card buttons, then Play or Pass) until the board says "Game over"; then
-SIGTERM and a clean exit (status 0), and `python -m data.check` finds the database sound."""
+SIGTERM and a clean exit (status 0), and `python -m data.check` finds the database sound. The
+game-over post is one new message (even though the fake loses the answer to its first send, so
+the bot sends it again with the same nonce) that notifies exactly the seated person and shows
+every card still held, as the database has them."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import secrets
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -17,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.fake_discord import FakeDiscord
+from engine import Game
+from tests.support.fake_discord import FakeDiscord, StoredMessage
 from tests.support.wire import (
     REPO_ROOT,
     bot_env,
@@ -31,6 +37,11 @@ from tests.support.wire import (
 )
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
+
+
+def _is_post(message: StoredMessage) -> bool:
+    return bool(message.embeds) and str(message.embeds[0].get("title") or "").startswith(
+        "Game over — table")
 
 
 async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path: Path) -> None:
@@ -66,6 +77,9 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
 
         started = await (await fake.click(me, board, f"tl:b:{table}:start")).response(5)
         assert started.callback_type == 7 and refusal(started) is None, started.callback_data
+        # The next post is the game-over post: Discord makes it, but its answer is lost. The
+        # bot sends it again with the same nonce, and Discord keeps one message.
+        fake.lose_answer_next("channel_message_create", 500)
 
         deadline = time.monotonic() + 60
         turns = 0
@@ -88,6 +102,16 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
         assert turns >= 1 or "wins at once" in text, text  # an instant win deal has no turns
         assert "Game over" in text and "chips" in text, text
         assert f"tl:b:{table}:again" in board.custom_ids()
+        # The game-over post: a new message (the board stays the board) that notifies exactly
+        # the seated people (here alice alone), and no reminder mention was ever deleted.
+        await fake.wait_until(lambda: any(_is_post(m) for m in fake.channel_messages(channel)), 10)
+        (post,) = [m for m in fake.channel_messages(channel) if _is_post(m)]
+        assert post.id != board.id and post.edit_count == 0
+        assert getattr(fake, "lost_answers", 0) == 1  # its first answer was lost, yet one post
+        assert str(post.data.get("nonce")).startswith("tl-over-")
+        assert [m["id"] for m in post.data["mentions"]] == [str(me.id)]
+        assert post in fake.notified(me)
+        assert fake.mention_deletions == []
         assert not fake.errors, fake.errors
         assert not fake.unknown_routes, fake.unknown_routes
         assert all(lat < 3 for lat in fake.latencies)
@@ -108,6 +132,13 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
         )
         assert check.returncode == 0, check.stdout + check.stderr
         assert "1 finished" in check.stdout, check.stdout
+        # Every card still held, of every seat, is on the post (lật bài).
+        with sqlite3.connect(db_path) as db:
+            (state,) = db.execute("SELECT state_json FROM games").fetchone()
+        game = Game.from_json(json.loads(state)["engine"])
+        text = str(post.embeds[0].get("description"))
+        held = [card for seat in range(game.seat_count) for card in game.hand(seat)]
+        assert all(str(card) in text for card in held), (held, text)
     finally:
         await kill(proc)
         await fake.stop()

@@ -7,7 +7,9 @@ double-clicks Play and later Pass (both clicks sent before the bot answers the f
 measures how long after each move every other person's hand shows the new state (content and
 enabled buttons) and prints the p95; it checks that no press that was legal when pressed is
 refused, that a double click applies once, that a turn reminder notifies only the person on turn
-(and is deleted when they act), and that hands whose tokens expired (the fake's clock moved 16
+(that it counts the turn down with a Discord timestamp, and that once they act it is edited to a
+past-tense line, never deleted: the fake counts deletions of messages that mentioned someone, and
+finds none), and that hands whose tokens expired (the fake's clock moved 16
 minutes) say so in place on their next press and come back up to date and live. No hand refresh
 goes through an expired token: the bot reads Discord's clock from the interactions' ids, and an
 edit refused with 401 would count towards Discord's limit of invalid requests."""
@@ -176,6 +178,7 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
                 await fake.wait_until(lambda m=mover, n=before: len(fake.notified(m)) > n, 10)
                 reminder = fake.notified(mover)[-1]
                 assert reminder.content.startswith(f"<@{mover.id}>, your turn")
+                assert re.search(r"<t:\d+:R>", reminder.content), reminder.content
                 assert not reminder.ephemeral
                 assert [p for p in people if reminder in fake.notified(p)] == [mover]
                 reminded = True
@@ -214,8 +217,12 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
                     refused.append(hand.content)
             played = len(choice) if op == "play" and choice is not None else 0
             assert cards_held(hand) == count - played, hand.content  # applied exactly once
-            if reminder is not None:
-                await fake.wait_until(lambda r=reminder: r.deleted, 5)
+            if reminder is not None:  # edited to what happened, with its mention as it was
+                await fake.wait_until(lambda r=reminder: r.edit_count > 0, 5)
+                assert not reminder.deleted
+                assert reminder.content in (f"<@{mover.id}> played.",
+                                            f"<@{mover.id}> passed."), reminder.content
+                assert [m["id"] for m in reminder.data["mentions"]] == [str(mover.id)]
             moves += 1
             await others_follow(mover, hand)
             if not expired and moves == 6:
@@ -254,6 +261,7 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
         assert moves >= 8
         assert refused == [], refused
         assert reminded and expired
+        assert fake.mention_deletions == []  # no ghost ping
         assert doubles["play"], "bob never had a play to double-click"
         latencies.sort()
         p95 = latencies[int(0.95 * (len(latencies) - 1))]

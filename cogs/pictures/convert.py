@@ -13,9 +13,10 @@ __all__ = ["board_view", "hand_view"]
 
 def board_view(game: Game, names: Sequence[str], *, table: int, stake: int,
                away: Sequence[bool] = (), chips: Sequence[int] | None = None,
-               words: BoardWords | None = None) -> BoardView:
+               words: BoardWords | None = None, reveal: bool = False) -> BoardView:
     """What the board shows of ``game``: ``names`` by seat, ``away`` marks seats a computer
-    holds for an absent player, ``chips`` the chip change of each seat once the game is over."""
+    holds for an absent player, ``chips`` the chip change of each seat once the game is over;
+    ``reveal``: every card still held face up (the game-over picture; only once it is over)."""
     words = words or BoardWords()
     over = game.is_over
     places = game.places
@@ -30,6 +31,7 @@ def board_view(game: Game, names: Sequence[str], *, table: int, stake: int,
             away=bool(away[i]) if i < len(away) else False,
             place=places.index(i) + 1 if i in places else None,
             chips=chips[i] if over and chips is not None else None,
+            revealed=tuple(game.hand(i)) if reveal and over else (),
         )
         for i in range(game.seat_count)
     )

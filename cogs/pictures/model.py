@@ -30,12 +30,16 @@ class SeatView:
     away: bool = False
     place: int | None = None  # 1 = first out; set once the seat is out (and at the end)
     chips: int | None = None  # chip change at the end of the game
+    revealed: tuple[Card, ...] = ()
+    """The cards still held, face up: only in the game-over picture (lật bài), never before."""
 
     def __post_init__(self) -> None:
         if self.cards < 0:
             raise ValueError("a seat cannot hold fewer than 0 cards")
         if self.place is not None and self.place < 1:
             raise ValueError("places start at 1")
+        if self.revealed and len(self.revealed) != self.cards:
+            raise ValueError("a seat reveals exactly the cards it holds")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +79,8 @@ class BoardView:
             raise ValueError(f"a board shows 1 to {MAX_SEATS} seats, not {len(self.seats)}")
         if self.to_beat_by is not None and not 0 <= self.to_beat_by < len(self.seats):
             raise ValueError(f"there is no seat {self.to_beat_by}")
+        if not self.finished and any(seat.revealed for seat in self.seats):
+            raise ValueError("hands are shown face up only once the game is over")
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,7 @@ HAND_PAD = 12
 HAND_MAX_W = 840
 COMPRESS_LEVEL = 3  # zlib level: 3 is within a few KB of 6 at half the time
 BACK_W = 26
+REVEAL_W = 32  # a card held at the end, face up on its seat's plate
 BACK_H = round(BACK_W * 1.4)
 
 
@@ -164,8 +165,12 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, view: 
         name_right -= round(width) + 8
     name = fonts.fit(seat.name, NAME_SIZE, True, name_right - (cx + 20))
     _label(img, fonts, cx + 20, cy, name, NAME_SIZE, ink, "lm")
-    # Row 2: the cards held as a stack of backs, the count, and a mark.
+    # Row 2: the cards held as a stack of backs, the count, and a mark; at the end of a game
+    # shown face up (lật bài) across the plate instead.
     row_y = y + 50
+    if seat.revealed:
+        _draw_cards(img, fonts, seat.revealed, REVEAL_W, x + 10, x + PLATE_W - 10, row_y - 2)
+        return
     count_x = x + 14
     if seat.cards:
         stack = _back_stack(seat.cards)

@@ -22,6 +22,7 @@ __all__ = [
     "PlaceResult",
     "Player",
     "Results",
+    "StandingReminder",
     "TableClosedResults",
     "TablePhase",
     "results_from_json",
@@ -82,6 +83,10 @@ class PlaceResult:
     """Frozen by cóng: never played a card before the first player went out (pays double)."""
     left: bool = False
     """The person left the running game (a computer finished the seat): settled as the last."""
+    held: tuple[Card, ...] = ()
+    """The cards the seat still held when the game ended (shown to all once it is over)."""
+    balance: int | None = None
+    """The person's chips just after the settlement (None: a computer player)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +97,8 @@ class GameResults:
     multiplier: int = 1
     winner_hand: tuple[Card, ...] = ()
     """The hand that won at once (an instant win is decided on the dealt hands)."""
+    game_id: int | None = None
+    """The stored game these are the results of (None: results saved before it was kept)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +139,8 @@ def results_to_json(results: Results | None) -> Any:
                         "charges": [[c.reason, c.paid, c.owed, c.payer] for c in p.charges],
                         "frozen": p.frozen,
                         "left": p.left,
+                        "held": [c.code for c in p.held],
+                        "balance": p.balance,
                     }
                     for p in results.places
                 ],
@@ -140,6 +149,7 @@ def results_to_json(results: Results | None) -> Any:
                     "name": results.winner.name, "user_id": results.winner.user_id},
                 "multiplier": results.multiplier,
                 "winner_hand": [c.code for c in results.winner_hand],
+                "game_id": results.game_id,
             }
         case TableClosedResults():
             return {"kind": "closed", "reason": str(results.reason),
@@ -172,6 +182,8 @@ def results_from_json(data: Any) -> Results | None:
                               for r, paid, owed, payer in p.get("charges", ())),
                 frozen=bool(p.get("frozen", False)),
                 left=bool(p.get("left", False)),
+                held=tuple(parse_cards(p.get("held") or [])),
+                balance=None if p.get("balance") is None else int(p["balance"]),
             )
             for p in data["places"]
         ),
@@ -179,7 +191,34 @@ def results_from_json(data: Any) -> Results | None:
         winner=None if winner is None else _player(winner),
         multiplier=int(data.get("multiplier", 1)),
         winner_hand=tuple(parse_cards(data.get("winner_hand") or [])),
+        game_id=None if data.get("game_id") is None else int(data["game_id"]),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class StandingReminder:
+    """A turn reminder posted in the table's channel and not yet turned into its past-tense line
+    (kept in the store with the table, so that after a restart it is found and edited)."""
+
+    channel_id: int
+    message_id: int
+    seat: int
+    user_id: int
+    version: int
+    """The game version it was posted at: any later change ends it."""
+    events_at: int
+    """How many game events there were when it was posted (what followed says how it ended)."""
+
+    def to_json(self) -> dict[str, int]:
+        return {"channel_id": self.channel_id, "message_id": self.message_id, "seat": self.seat,
+                "user_id": self.user_id, "version": self.version, "events_at": self.events_at}
+
+    @classmethod
+    def from_json(cls, data: Any) -> StandingReminder | None:
+        if not isinstance(data, dict):
+            return None
+        return cls(int(data["channel_id"]), int(data["message_id"]), int(data["seat"]),
+                   int(data["user_id"]), int(data["version"]), int(data.get("events_at", 0)))
 
 
 @functools.lru_cache(maxsize=256)
@@ -210,8 +249,17 @@ class LiveTable:
     auto: list[bool] = field(default_factory=list)
     deadline: float | None = None
     deadline_version: int = -1  # the game version the deadline was armed for
-    turn_reminder: int = 10
-    """Seconds into a person's turn before they are reminded (0: never)."""
+    turn_reminder: int | None = None
+    """Seconds into a person's turn before they are reminded (0: never; None: half the turn)."""
+    reminder: StandingReminder | None = None
+    """The turn reminder standing in the channel now (at most one per table)."""
+    in_thread: bool = False
+    """The table lives in a thread the bot opened for it (archived when the table closes)."""
+    over_posted: int | None = None
+    """The id of the last game whose game-over post was sent (sent exactly once per game)."""
+    clock_events: list[int] = field(default_factory=list)
+    """Indexes in the game's events of the actions the turn clock made (a timeout, not a
+    choice: the board says "ran out of time")."""
     left: list[tuple[int, list[Card]]] = field(default_factory=list)
     """The seats whose people left the running game, in the order they left, each with the cards
     it held then (saved with the game: settled as the last places, unseated after the game)."""
@@ -264,6 +312,17 @@ class LiveTable:
                 return index
         return None
 
+    @property
+    def reminder_after(self) -> int:
+        """Seconds into a person's turn before the reminder (0: none; default half the turn)."""
+        if self.turn_reminder is None:
+            return self.table.turn_seconds // 2
+        return self.turn_reminder
+
+    def by_clock(self, index: int) -> bool:
+        """Whether the game's event ``index`` is an action the turn clock made."""
+        return index in self.clock_events
+
     def controlled_by_computer(self, seat: int) -> bool:
         if self.seats[seat].bot is not None:
             return True
@@ -294,6 +353,9 @@ class LiveTable:
                 "language": self.language,
                 "opener_language": self.opener_language,
                 "turn_reminder": self.turn_reminder,
+                "reminder": None if self.reminder is None else self.reminder.to_json(),
+                "over_posted": self.over_posted,
+                "in_thread": self.in_thread,
                 "results": results_to_json(self.results),
                 "previous_game_json": self.previous_game_json,
                 "previous_seats": self.previous_seats,
@@ -314,5 +376,6 @@ class LiveTable:
                 "deadline": self.deadline,
                 "deadline_version": self.deadline_version,
                 "left": [[seat, [c.code for c in held]] for seat, held in self.left],
+                "clock_events": self.clock_events,
             }
         )

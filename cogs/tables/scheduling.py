@@ -15,14 +15,26 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from data import Store
-from engine import Card, ComboKind, Game, Level, Phase, ai, parse_cards
+from engine import (
+    Card,
+    ComboKind,
+    Event,
+    Exchanged,
+    Game,
+    Level,
+    Passed,
+    Phase,
+    Played,
+    ai,
+    parse_cards,
+)
 
 from .budget import RestBudget, Staleness
 from .live import CloseReason, LiveTable, TableClosedResults, TablePhase
 
 log = logging.getLogger("cogs.tables")
 
-__all__ = ["BOARD_MAX_AGE", "MAX_TIMEOUTS", "BoardUnavailable", "Publisher"]
+__all__ = ["BOARD_MAX_AGE", "MAX_TIMEOUTS", "BoardUnavailable", "Publisher", "acted"]
 
 BOARD_MAX_AGE = timedelta(minutes=50)
 MAX_TIMEOUTS = 2
@@ -58,6 +70,17 @@ class Publisher(Protocol):
         """The person in ``seat`` has been on turn for the table's ``turn_reminder`` seconds."""
 
     async def board_lost(self, live: LiveTable, error: BoardUnavailable) -> None: ...
+
+
+def acted(event: Event, seat: int) -> bool:
+    """Whether ``event`` is an action of ``seat`` (a play, a pass, cards given back)."""
+    match event:
+        case Played(seat=who) | Passed(seat=who):
+            return who == seat
+        case Exchanged(giver=giver, returned=True):
+            return giver == seat
+        case _:
+            return False
 
 
 def _log_task(task: asyncio.Task[Any]) -> None:
@@ -162,14 +185,15 @@ class Scheduling:
         self._arm_reminder(live, actor)
 
     def _arm_reminder(self, live: LiveTable, seat: int) -> None:
-        """Remind the person on turn after the table's ``turn_reminder`` seconds (0: never), once
-        per turn; the Discord side removes the reminder when the table changes."""
+        """Remind the person on turn after the table's ``turn_reminder`` seconds (0: never; by
+        default half the turn), once per turn; the Discord side edits the reminder to a
+        past-tense line when the table changes (a posted reminder is never deleted)."""
         game = live.game
         assert game is not None and live.deadline is not None
         if live.remind_task is not None and not live.remind_task.done():
             live.remind_task.cancel()
         live.remind_task = None
-        every = live.turn_reminder
+        every = live.reminder_after
         if every <= 0 or every >= live.table.turn_seconds:
             return
         started = live.deadline - live.table.turn_seconds
@@ -184,6 +208,9 @@ class Scheduling:
         if (game is None or game.version != version or not live.playing or game.actor != seat
                 or live.controlled_by_computer(seat) or live.deadline is None):
             return
+        standing = live.reminder
+        if standing is not None and standing.version == version:
+            return  # reminded already (before a restart)
         live.remind_task = None
         left = max(0, round(live.deadline - self.wall_clock()))
         await self.publisher.remind_turn(live, seat, left)
@@ -233,6 +260,7 @@ class Scheduling:
                 return
             live.clock_task = None
             live.afk[seat] += 1
+            before = len(game.events)
             if game.phase is Phase.EXCHANGE:
                 game.return_cards(seat, ai.choose_returns(game, seat, Level.NORMAL))
             elif game.table is None:
@@ -241,6 +269,8 @@ class Scheduling:
                 game.play(seat, list(lowest.cards))
             else:
                 game.pass_turn(seat)
+            live.clock_events.extend(  # the clock's action, not the person's: said so
+                i for i in range(before, len(game.events)) if acted(game.events[i], seat))
             if live.afk[seat] >= MAX_TIMEOUTS:
                 live.auto[seat] = True
             log.info("table %s: turn clock expired for seat %d", live.id, seat,

@@ -62,6 +62,7 @@ from .live import (
     LiveTable,
     PlaceResult,
     Player,
+    StandingReminder,
     TableClosedResults,
     TablePhase,
     results_from_json,
@@ -97,7 +98,7 @@ class TableService(Scheduling, TableLife):
         publisher: Publisher,
         *,
         default_turn_seconds: int = 60,
-        default_turn_reminder: int = 10,
+        default_turn_reminder: int | None = None,
         ai_delay: float = 1.0,
         board_interval: float = 1.0,
         executor: Executor | None = None,
@@ -138,7 +139,12 @@ class TableService(Scheduling, TableLife):
             live.max_seats = int(extras.get("max_seats", 4))
             live.language = str(extras.get("language", "en"))
             live.opener_language = str(extras.get("opener_language", live.language))
-            live.turn_reminder = int(extras.get("turn_reminder", self.default_turn_reminder))
+            reminder = extras.get("turn_reminder", self.default_turn_reminder)
+            live.turn_reminder = None if reminder is None else int(reminder)
+            live.reminder = StandingReminder.from_json(extras.get("reminder"))
+            live.in_thread = bool(extras.get("in_thread", False))
+            posted = extras.get("over_posted")
+            live.over_posted = None if posted is None else int(posted)
             live.results = results_from_json(extras.get("results"))
             live.previous_game_json = extras.get("previous_game_json")
             live.previous_seats = extras.get("previous_seats")
@@ -162,6 +168,7 @@ class TableService(Scheduling, TableLife):
         live.deadline = state.get("deadline")
         live.deadline_version = int(state.get("deadline_version", -1))
         live.left = [(int(seat), parse_cards(codes)) for seat, codes in state.get("left") or ()]
+        live.clock_events = [int(i) for i in state.get("clock_events") or []]
 
     def owns(self, guild_id: int) -> bool:
         """Whether this process runs the shard of the server `guild_id` (always, unsharded)."""
@@ -245,12 +252,16 @@ class TableService(Scheduling, TableLife):
         language: str = "en",
         opener_language: str | None = None,
         idle_seconds: int | None = None,
+        in_thread: bool = False,
     ) -> LiveTable:
         """Open a table; ``turn_reminder``: seconds into a turn before the person on turn is
-        reminded (0: never; ``None``: the service's default); ``language``: the language of its
+        reminded (0: never; ``None``: the service's default, itself ``None`` for half the
+        turn); ``language``: the language of its
         public messages (chosen by the Discord side), ``opener_language`` the host's own (kept
         for a later change of the server's setting); ``idle_seconds``: without a press for that
-        long, the lobby or finished table closes itself (0: never; ``None``: the service's)."""
+        long, the lobby or finished table closes itself (0: never; ``None``: the service's);
+        ``in_thread``: ``channel_id`` is a thread opened for this table
+        (archived when it closes)."""
         if not self.owns(guild_id):
             raise self._not_here(None, guild_id)
         if stake < 1:
@@ -277,6 +288,7 @@ class TableService(Scheduling, TableLife):
         live.max_seats = seats
         live.language = language
         live.opener_language = opener_language or language
+        live.in_thread = in_thread
         live.turn_reminder = (self.default_turn_reminder if turn_reminder is None
                               else max(0, turn_reminder))
         live.idle_seconds = self.idle_seconds if idle_seconds is None else max(0, idle_seconds)
@@ -520,8 +532,9 @@ class TableService(Scheduling, TableLife):
             game = Game.new(rules, ids, seed=seed)
         saved = (live.game, live.game_id, live.game_version, live.afk, live.auto,
                  live.deadline, live.phase, live.results, live.left, live.ready,
-                 live.ready_deadline)
+                 live.ready_deadline, live.clock_events)
         live.game = game
+        live.clock_events = []
         live.afk = [0] * len(seats)
         live.auto = [False] * len(seats)
         live.left = []
@@ -544,7 +557,7 @@ class TableService(Scheduling, TableLife):
         except StoreError as error:
             (live.game, live.game_id, live.game_version, live.afk, live.auto,
              live.deadline, live.phase, live.results, live.left, live.ready,
-             live.ready_deadline) = saved
+             live.ready_deadline, live.clock_events) = saved
             raise StoreRefused(str(error)) from None
         live.game_id = record.id
         live.game_version = record.version
@@ -663,13 +676,19 @@ class TableService(Scheduling, TableLife):
 
         settled = await self.store.settle_game(live.game_id, transfers, results)
         changes = {r.seat: r.chip_change for r in settled.results}
+        balances = {
+            seat: await self.store.ensure_player(live.table.guild_id, s.user_id)
+            for seat, s in enumerate(seats) if s.user_id is not None
+        }
         live.results = GameResults(
             places=tuple(
                 PlaceResult(place, Player.of(seats[seat]), changes.get(seat, 0),
                             tuple(dict.fromkeys(charges[seat])), seat in outcome.frozen,
-                            left=seat in gone)
+                            left=seat in gone,
+                            held=tuple(game.hand(seat)), balance=balances.get(seat))
                 for place, seat in enumerate(order, start=1)
             ),
+            game_id=live.game_id,
             instant_win=outcome.instant_win,
             winner=None if outcome.instant_win is None else Player.of(seats[outcome.winner]),
             multiplier=outcome.multiplier or 1,
@@ -706,6 +725,46 @@ class TableService(Scheduling, TableLife):
             live.language = language
             await self._save_table(live)
         self.request_board(live)
+
+    # ----------------------------------------------------------------- announcements
+    def game_over_pending(self, live: LiveTable) -> GameResults | None:
+        """The results of the table's last game while its game-over post is still to be sent
+        (it is sent once per game: `game_over_posted` records it in the store)."""
+        results = live.results
+        if (isinstance(results, GameResults) and results.game_id is not None
+                and results.game_id != live.over_posted and live.table.status == "open"):
+            return results
+        return None
+
+    async def game_over_posted(self, live: LiveTable, game_id: int) -> None:
+        """The game-over post of game ``game_id`` is in the channel: never send it again."""
+        async with live.lock:
+            if live.table.status != "open" or live.over_posted == game_id:
+                return
+            live.over_posted = game_id
+            await self._save_table(live)
+
+    async def reminder_posted(self, live: LiveTable, reminder: StandingReminder) -> bool:
+        """Keep a turn reminder just posted as the table's standing one (in the store, so a
+        restart finds it); False when the turn moved on meanwhile (the caller ends it now)."""
+        async with live.lock:
+            game = live.game
+            if (live.table.status != "open" or not live.playing or game is None
+                    or game.version != reminder.version
+                    or (live.reminder is not None and live.reminder.version == reminder.version)):
+                return False  # an older standing one is being edited by its own task
+            live.reminder = reminder
+            await self._save_table(live)
+            return True
+
+    async def reminder_ended(self, live: LiveTable, message_id: int) -> None:
+        """The standing reminder ``message_id`` was edited to its past-tense line."""
+        async with live.lock:
+            if live.reminder is None or live.reminder.message_id != message_id:
+                return
+            live.reminder = None
+            if live.table.status == "open":
+                await self._save_table(live)
 
     async def set_board_message(self, live: LiveTable, message_id: int) -> None:
         async with live.lock:

@@ -6,11 +6,12 @@ from typing import TYPE_CHECKING
 
 from ._cog import TienLenCog
 from ._views import DYNAMIC_ITEMS
+from .listing import TablesPageButton
 
 if TYPE_CHECKING:
     from bot.app import TienLenBot
 
 
 async def setup(bot: TienLenBot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, TablesPageButton)
     await bot.add_cog(TienLenCog(bot))

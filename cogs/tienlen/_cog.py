@@ -21,6 +21,7 @@ from cogs.tables import (
     ChannelHasTable,
     LiveTable,
     NoGame,
+    NotEnoughChips,
     NotSeated,
     ShortOfChips,
     TableError,
@@ -33,7 +34,7 @@ from engine.ai import choose_returns, observe, suggest
 from . import _pictures as pictures
 from . import _render as render
 from . import channels as table_channels
-from . import leaving
+from . import leaving, listing, threads
 from . import selection as sel
 from ._views import release
 from .hands import LiveHand
@@ -299,7 +300,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
                            seats="Number of seats (2-8)", turn_seconds="Seconds per turn",
                            options="Change single rules, e.g. cong=on card_exchange=tribute "
                                    "(suggestions as you type)",
-                           turn_reminder="Seconds into a turn before a reminder (0: none)")
+                           turn_reminder="Seconds into a turn before a reminder (0: none; "
+                                         "default: half the turn)",
+                           thread="Open the table in a new thread of this channel (on/off)")
     @guarded
     async def start(self, interaction: discord.Interaction[Any],
                     stake: Stake | None = None,
@@ -307,15 +310,20 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     seats: app_commands.Range[int, 2, 8] = 4,
                     turn_seconds: TurnSeconds | None = None,
                     options: RuleOptions | None = None,
-                    turn_reminder: TurnReminder | None = None) -> None:
+                    turn_reminder: TurnReminder | None = None,
+                    thread: Literal["on", "off"] | None = None) -> None:
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
         await table_channels.check_start(self.bot.store, interaction)
+        in_thread = await threads.wanted(self.bot, interaction, thread)
         missing = missing_permissions(
             interaction, pictures=await self.bot.image_setting.enabled(interaction.guild_id))
+        if in_thread:
+            missing += threads.missing(interaction)
         if missing:
             raise Refusal(words.missing_permissions(person(interaction), missing))
-        existing = await self.service.table_in_channel(interaction.channel_id)
+        existing = None if in_thread else await self.service.table_in_channel(
+            interaction.channel_id)
         if existing is not None:
             raise ChannelHasTable(existing.id, guild_id=interaction.guild_id,
                                   channel_id=interaction.channel_id,
@@ -325,20 +333,44 @@ class TienLenCog(commands.Cog, name="TienLen"):
         w = person(interaction)
         language = table_language(defaults.language, interaction.guild_locale, w.lang)
         idle = await self.bot.store.get_idle_minutes(interaction.guild_id)
-        live = await self.service.open_table(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-            host_id=interaction.user.id, host_name=interaction.user.display_name,
-            rules=parse_options(Rules.preset(preset), options),
-            stake=stake or defaults.stake or 10, seats=seats,
-            turn_seconds=turn_seconds or defaults.turn_seconds,
-            turn_reminder=turn_reminder if turn_reminder is not None else defaults.turn_reminder,
-            language=language, opener_language=w.lang,
-            idle_seconds=None if idle is None else idle * 60,
-        )
+        table_rules = parse_options(Rules.preset(preset), options)
+        table_stake = stake or defaults.stake or 10
+        channel_id = interaction.channel_id
+        opened = None
+        if in_thread:
+            chips = await self.bot.store.ensure_player(interaction.guild_id, interaction.user.id)
+            if chips < table_stake:  # refused before a thread is opened for nothing
+                raise NotEnoughChips(chips, table_stake)
+            opened = await threads.open_thread(self.bot, interaction, threads.thread_name(0))
+            channel_id = opened.id
+        try:
+            live = await self.service.open_table(
+                guild_id=interaction.guild_id, channel_id=channel_id,
+                host_id=interaction.user.id, host_name=interaction.user.display_name,
+                rules=table_rules, stake=table_stake, seats=seats,
+                turn_seconds=turn_seconds or defaults.turn_seconds,
+                turn_reminder=(turn_reminder if turn_reminder is not None
+                               else defaults.turn_reminder),
+                language=language, opener_language=w.lang, in_thread=opened is not None,
+                idle_seconds=None if idle is None else idle * 60,
+            )
+        except Exception:
+            if opened is not None:
+                await threads.archive(self.bot, opened.id)
+            raise
+        if opened is not None:
+            await threads.rename(self.bot, opened, threads.thread_name(live.id))
         join = words_of(language)._("Join")
         # The board first: should this answer fail (a late interaction), the board is still
         # posted (or, if it cannot be, the table closes and frees the channel).
         self.service.request_board(live)
+        if opened is not None:
+            await interaction.response.send_message(
+                w._("Table #{table} is open in its thread {thread}: the board is its first "
+                    "message. Others join with its **{join}** button.", table=live.id,
+                    thread=opened.mention, join=join),
+                ephemeral=True)
+            return
         await interaction.response.send_message(
             w._("Table #{table} is open: the board is below. Others join with its **{join}** "
                 "button.", table=live.id, join=join),
@@ -413,7 +445,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                            images="Card pictures on the boards and hands (on/off)",
                            channels="The channels tables may open in (#channel …), or all",
                            idle_minutes="Minutes without a press before a lobby or finished "
-                                        "table closes itself (0: never)")
+                                        "table closes itself (0: never)",
+                           threads="New tables open in a thread of their channel (on/off)")
     @guarded
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
@@ -423,7 +456,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                        language: LanguageSetting | None = None,
                        images: Literal["on", "off"] | None = None,
                        channels: table_channels.ChannelList | None = None,
-                       idle_minutes: IdleMinutes | None = None) -> None:
+                       idle_minutes: IdleMinutes | None = None,
+                       threads: Literal["on", "off"] | None = None) -> None:
         assert interaction.guild_id is not None
         w = person(interaction)
         if not _can_manage(interaction):
@@ -432,6 +466,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
         where = await table_channels.apply(store, interaction, channels)
         if idle_minutes is not None:
             await store.set_idle_minutes(interaction.guild_id, idle_minutes)
+        if threads is not None:
+            await store.set_threads_default(interaction.guild_id, threads == "on")
         if (preset is None and stake is None and turn_seconds is None and turn_reminder is None
                 and language is None and images is None):
             current = await store.get_guild_settings(interaction.guild_id)
@@ -446,8 +482,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
             await self._relanguage(interaction, language)
         seconds = current.turn_seconds or self.bot.settings.DEFAULT_TURN_SECONDS
         reminder = (current.turn_reminder if current.turn_reminder is not None
-                    else self.bot.settings.DEFAULT_TURN_REMINDER)
-        after = (w._("after {seconds}s", seconds=w.num(reminder)) if reminder
+                    else self.bot.settings.turn_reminder_default)
+        after = (w._("half the turn") if reminder is None
+                 else w._("after {seconds}s", seconds=w.num(reminder)) if reminder
                  else w.pgettext("option", "off"))
         images_word = (w.pgettext("option", "off") if current.images is False
                        else w.pgettext("option", "on"))
@@ -461,6 +498,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
         idle = await store.get_idle_minutes(interaction.guild_id)
         text += "\n" + words.idle_setting(
             w, self.bot.settings.TABLE_IDLE_SECONDS if idle is None else idle * 60)
+        in_threads = await store.get_threads_default(interaction.guild_id)
+        text += " " + w._("Tables in threads: **{threads}**.",
+                          threads=w.pgettext("option", "on") if in_threads
+                          else w.pgettext("option", "off"))
         await interaction.response.send_message(text, ephemeral=True)
 
     async def _relanguage(self, interaction: discord.Interaction[Any], setting: str) -> None:
@@ -470,6 +511,13 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 lang = table_language(setting, interaction.guild_locale,
                                       person_language(live.opener_language))
                 await self.service.set_language(live, lang)
+
+    @tienlen.command(name="tables", description="This server's open tables")
+    @app_commands.describe(page="Page number")
+    @guarded
+    async def tables_command(self, interaction: discord.Interaction[Any],
+                             page: app_commands.Range[int, 1, listing.MAX_PAGE] = 1) -> None:
+        await listing.show_tables(self.bot, interaction, page, edit=False)
 
     @tienlen.command(name="stats", description="Games, wins, places, chips won and lost")
     @app_commands.describe(user="Whose numbers (yours when left out)")

@@ -76,6 +76,20 @@ def board_view(live: LiveTable) -> BoardView | None:
                                words=board_words(render.table_words(live)))
 
 
+def revealed_view(live: LiveTable, results: GameResults) -> BoardView | None:
+    """The game-over picture of ``results``: the final table with every card still held face
+    up (lật bài), or ``None`` when that game is no longer at hand (the seats changed)."""
+    game = live.game
+    if (game is None or not game.is_over or results.game_id != live.game_id
+            or len(live.seats) != game.seat_count):
+        return None
+    by_player = {p.player: p.chips for p in results.places}
+    chips = [by_player.get(Player.of(seat), 0) for seat in live.seats]
+    return pictures.board_view(game, [seat.name for seat in live.seats], table=live.id,
+                               stake=live.table.stake, chips=chips, reveal=True,
+                               words=board_words(render.table_words(live)))
+
+
 def board_words(w: Words) -> BoardWords:
     """The words drawn on a board picture, in the table's language."""
     return BoardWords(

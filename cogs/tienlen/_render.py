@@ -139,7 +139,8 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
         lines += [_seat_line(w, live, i) for i in range(len(live.seats))]
     else:  # the board is a lobby again, below the results
         lines += ["", *_seat_lines(w, live), "", _between_games_help(w, live)]
-    recent = [line for e in game.events if (line := words.board_event(w, live, e))][-RECENT:]
+    recent = [line for i, e in enumerate(game.events)
+              if (line := words.board_event(w, live, e, i))][-RECENT:]
     if recent:
         lines += ["", w._("Recent:"), *(f"· {r}" for r in recent)]
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)

@@ -1,9 +1,11 @@
 """The board publisher: puts a table's board on screen (edits it in place, or posts a new one),
-passes "the table changed" on to the live hands, and posts and removes turn reminders.
+passes "the table changed" on to the live hands, posts turn reminders and edits each to a
+past-tense line once its turn is over (never deleting one), and sends the game-over post.
 
 The bot builds it and hands it to the table service, which calls it (coalesced, after a slot of
 the bot's REST budget) after changes. Every further request it makes (a repost, emptying an old
-board, a turn reminder and its deletion, a direct message) waits for its own slot.
+board, a turn reminder and its edit, the game-over post, a direct message) waits for its own
+slot.
 """
 
 from __future__ import annotations
@@ -11,16 +13,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs import words
-from cogs.tables import BoardUnavailable, LiveTable
+from cogs.tables import BoardUnavailable, GameResults, LiveTable, StandingReminder, acted
+from engine import Passed, Played
 
 from . import _pictures as pictures
 from . import _render as render
+from . import gameover, threads
 
 if TYPE_CHECKING:
     from bot.app import TienLenBot
@@ -28,20 +31,31 @@ if TYPE_CHECKING:
 log = logging.getLogger("cogs.tienlen.board")
 
 TOO_OLD_TO_EDIT = 30046  # Discord's error code for an edit of a message that is too old
+ANNOUNCE_TRIES = 4  # sends of a game-over post before waiting for the table's next change
 
 
 def _unavailable(error: discord.HTTPException) -> BoardUnavailable:
     return BoardUnavailable(error.status, error.code)
 
 
-@dataclass(frozen=True, slots=True)
-class Reminder:
-    """A standing turn reminder: a channel message that mentions the person on turn."""
+def _mentioning(user_id: int) -> discord.AllowedMentions:
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(user_id)])
 
-    channel_id: int
-    message_id: int
-    version: int
-    """The game version it was posted at: any later change removes it."""
+
+def how_it_ended(live: LiveTable, standing: StandingReminder) -> str:
+    """How the reminded turn ended, for its past-tense line (see `words.reminder_done`): the
+    reminded seat's first action after the reminder, and whether the clock made it."""
+    game = live.game
+    if game is not None:
+        events = game.events
+        for index in range(standing.events_at, len(events)):
+            event = events[index]
+            if acted(event, standing.seat):
+                kind = ("played" if isinstance(event, Played)
+                        else "passed" if isinstance(event, Passed) else "gave")
+                return f"{kind}_timeout" if live.by_clock(index) else kind
+    return "over"
 
 
 class BoardPublisher:
@@ -49,59 +63,100 @@ class BoardPublisher:
 
     def __init__(self, bot: TienLenBot) -> None:
         self.bot = bot
-        self.reminders: dict[int, Reminder] = {}
-        """At most one standing reminder per table."""
         self.reminders_sent = 0
+        self.announce_retry = 2.0  # seconds before the first retry of a failed game-over post
+        self._ending: set[int] = set()  # reminders being edited to their past-tense line
+        self._announcing: set[int] = set()  # games whose game-over post is on its way
+        self._archived: set[int] = set()  # tables whose thread is archived
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def table_changed(self, live: LiveTable) -> None:
         self.bot.hands.table_changed(live)
-        standing = self.reminders.get(live.id)
+        standing = live.reminder
         game = live.game
         if standing is not None and (game is None or game.version != standing.version
                                      or not live.playing or live.table.status != "open"):
-            del self.reminders[live.id]
-            self._spawn(self._delete(standing))
+            self._end_soon(live, standing)
+        if live.table.status != "open" and live.in_thread and live.id not in self._archived:
+            self._archived.add(live.id)
+            self._spawn(threads.archive_when_shown(self.bot, live))
+        results = self.bot.table_service.game_over_pending(live)
+        if results is not None and results.game_id not in self._announcing:
+            assert results.game_id is not None
+            self._announcing.add(results.game_id)
+            self._spawn(self._announce(live, results))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _delete(self, reminder: Reminder) -> None:
-        channel = self.bot.get_partial_messageable(reminder.channel_id)
-        await self.bot.table_service.rest.acquire(reminder.channel_id)
+    async def _announce(self, live: LiveTable, results: GameResults) -> None:
+        """Post it, trying again a few times after a failure (the nonce keeps Discord from
+        showing it twice); past that, at the table's next change or the next start."""
+        assert results.game_id is not None
+        for attempt in range(ANNOUNCE_TRIES):
+            try:
+                await gameover.post_game_over(self.bot, live, results)
+                return
+            except Exception as error:
+                log.warning("table %s: the game-over post failed (%s)", live.id,
+                            type(error).__name__, extra=live.log_extra)
+                if attempt + 1 < ANNOUNCE_TRIES:
+                    await asyncio.sleep(self.announce_retry * 2.0 ** attempt)
+        self._announcing.discard(results.game_id)
+
+    def _end_soon(self, live: LiveTable, standing: StandingReminder) -> None:
+        """Edit the standing reminder to its past-tense line (under the table's lock: the line
+        is worded from the game as it is now)."""
+        if standing.message_id in self._ending:
+            return
+        self._ending.add(standing.message_id)
+        self._spawn(self._end(live, standing, how_it_ended(live, standing)))
+
+    async def _end(self, live: LiveTable, standing: StandingReminder, how: str) -> None:
+        """A reminder is never deleted (a vanished mention is a ghost ping): it becomes a short
+        past-tense line with its mention as it was (an edit notifies nobody)."""
+        channel = self.bot.get_partial_messageable(standing.channel_id)
         try:
-            await channel.get_partial_message(reminder.message_id).delete()
+            await self.bot.table_service.rest.acquire(standing.channel_id)
+            await channel.get_partial_message(standing.message_id).edit(
+                content=words.reminder_done(render.table_words(live), standing.user_id, how),
+                allowed_mentions=_mentioning(standing.user_id))
         except discord.NotFound:
-            pass
+            pass  # deleted by someone else: nothing left to end
         except discord.HTTPException as error:
-            log.warning("a turn reminder could not be deleted (%s)", error.status)
+            log.warning("a turn reminder could not be edited (%s); tried again at the next "
+                        "change", error.status, extra=live.log_extra)
+            return
+        finally:
+            self._ending.discard(standing.message_id)
+        await self.bot.table_service.reminder_ended(live, standing.message_id)
 
     async def remind_turn(self, live: LiveTable, seat: int, seconds_left: int) -> None:
         """Post a new channel message that mentions (and so notifies) only the person on turn;
-        Discord notifies nobody for a mention added by an edit, so the board cannot do this."""
+        Discord notifies nobody for a mention added by an edit, so the board cannot do this.
+        The end of the turn is a timestamp Discord counts down; once the turn is over the
+        message is edited to a past-tense line, never deleted."""
         user_id = live.seats[seat].user_id
         game = live.game
-        if user_id is None or game is None:
+        if user_id is None or game is None or live.deadline is None:
             return
-        version = game.version
-        old = self.reminders.pop(live.id, None)
-        if old is not None:
-            await self._delete(old)
+        version, events_at, deadline = game.version, len(game.events), live.deadline
+        old = live.reminder
+        if old is not None and old.version != version:  # at most one standing per table
+            self._ending.add(old.message_id)
+            await self._end(live, old, how_it_ended(live, old))
         channel = self.bot.get_partial_messageable(live.table.channel_id)
         await self.bot.table_service.rest.acquire(channel.id, urgent=True)
         message = await channel.send(
-            words.turn_reminder(render.table_words(live), user_id, seconds_left),
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]),
+            words.turn_reminder(render.table_words(live), user_id, deadline),
+            allowed_mentions=_mentioning(user_id),
         )
         self.reminders_sent += 1
-        game = live.game
-        if game is None or game.version != version or not live.playing:
-            await self._delete(Reminder(channel.id, message.id, version))  # acted meanwhile
-            return
-        self.reminders[live.id] = Reminder(channel.id, message.id, version)
+        standing = StandingReminder(channel.id, message.id, seat, user_id, version, events_at)
+        if not await self.bot.table_service.reminder_posted(live, standing):
+            self._end_soon(live, standing)  # the turn is over already
 
     async def publish_board(self, live: LiveTable) -> None:
         bot = self.bot

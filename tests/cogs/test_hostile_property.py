@@ -19,8 +19,10 @@ from .test_table_flow import people
 
 COMMANDS: dict[str, tuple[str, ...]] = {
     "leaderboard": ("by", "scope", "page"),
-    "tienlen start": ("stake", "rules", "seats", "turn_seconds", "options", "turn_reminder"),
-    "tienlen settings": ("preset", "stake", "turn_seconds", "turn_reminder"),
+    "tienlen start": ("stake", "rules", "seats", "turn_seconds", "options", "turn_reminder",
+                      "thread"),
+    "tienlen settings": ("preset", "stake", "turn_seconds", "turn_reminder", "threads"),
+    "tienlen tables": ("page",),
     "tienlen stats": ("user",),
     "tienlen rules": ("preset",),
     "tienlen hand": (),
@@ -34,7 +36,7 @@ VALUES = st.one_of(
     st.text(max_size=60),
     st.sampled_from(["southern", "pagat", "bogus", "southern\u200b", "", "chips", "wins",
                      "card_exchange=on end=first_out", "x" * 1990, "123456789012345678",
-                     "server", "global"]),
+                     "server", "global", "on", "off"]),
     st.booleans(),
     st.none(),
 )

@@ -4,6 +4,8 @@ that expire, turn reminders that notify only the person on turn, hints that say 
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from typing import Any
 
 import discord
@@ -12,7 +14,16 @@ from cogs import words
 from cogs.tienlen.hands import LiveHands
 from engine import Phase
 
-from .tablekit import board, button, lowest, open_hand, open_table, seat_people, select
+from .tablekit import (
+    board,
+    button,
+    lowest,
+    only_table,
+    open_hand,
+    open_table,
+    seat_people,
+    select,
+)
 
 
 def people(world: Any, n: int) -> list[Any]:
@@ -142,24 +153,76 @@ async def test_a_hand_says_at_14_minutes_that_it_stops_following_and_then_is_lef
     assert hands.edits > edits
 
 
-async def test_a_reminder_after_12_seconds_mentions_only_them_and_goes_when_they_act(
+def channel_message(world: Any, message_id: int) -> discord.Message | None:
+    for m in world.channel.history():
+        if m.id == message_id:
+            return m  # type: ignore[no-any-return]
+    return None
+
+
+async def test_a_reminder_at_half_the_turn_mentions_only_them_and_is_edited_when_they_act(
         world: Any) -> None:
-    by_id, live = await started(world, 3, turn_seconds=60)  # the default reminder: 10 s
+    by_id, live = await started(world, 3, turn_seconds=60)  # the default reminder: half (30 s)
+    assert live.turn_reminder is None and live.reminder_after == 30
     game = live.game
     seat, mover = person_on_turn(live, by_id)
+    await world.env.advance_time(25)
     assert reminders(world) == []
-    await world.env.advance_time(12)
+    await world.env.advance_time(7)
     (reminder,) = reminders(world)
-    assert reminder.content.startswith(f"<@{mover.id}>, your turn — ")
+    assert reminder.content.startswith(f"<@{mover.id}>, your turn — it ends <t:")
+    assert re.search(r"<t:(\d+):R>", reminder.content)  # counts down on every client
+    assert int(re.search(r"<t:(\d+):R>", reminder.content)[1]) == int(live.deadline)  # type: ignore[index]
     assert [u.id for u in reminder.mentions] == [mover.id]  # the only person notified
+    assert live.reminder is not None and live.reminder.message_id == reminder.id  # in the store
     await mover.click(await select(mover, await open_hand(world, mover),
                                    lowest(game.legal_plays(seat)).cards), label="Play")
     await world.env.settle()
-    assert reminder.id not in [m.id for m in reminders(world)]
+    kept = channel_message(world, reminder.id)  # never deleted: edited to what happened
+    assert kept is not None and kept.content == f"<@{mover.id}> played."
+    assert [u.id for u in kept.mentions] == [mover.id]
+    assert live.reminder is None
     nxt = by_id[live.seats[game.current].user_id]
-    await world.env.advance_time(12)  # the next person waits too: one standing reminder
+    await world.env.advance_time(32)  # the next person waits too: one standing reminder
     (second,) = reminders(world)
     assert [u.id for u in second.mentions] == [nxt.id]
+
+
+async def test_a_timeout_says_so_on_the_reminder_and_the_board(world: Any) -> None:
+    by_id, live = await started(world, 3, turn_seconds=60)
+    game = live.game
+    seat, mover = person_on_turn(live, by_id)
+    await world.env.advance_time(32)
+    (reminder,) = reminders(world)
+    await world.env.advance_time(30)  # the clock acts for them
+    await world.env.settle()
+    assert game.current != seat
+    kept = channel_message(world, reminder.id)
+    assert kept is not None and kept.content == f"<@{mover.id}> ran out of time."
+    text = board(world).embeds[0].description or ""
+    assert f"<@{mover.id}> ran out of time — played " in text, text  # they had to lead
+    assert live.clock_events and game.events[live.clock_events[0]].seat == seat
+    saved = json.loads((await world.store.get_game(live.game_id)).state_json)
+    assert saved["clock_events"] == live.clock_events  # in the game's log in the store
+
+
+async def test_a_standing_reminder_is_found_again_after_a_restart(world: Any) -> None:
+    by_id, live = await started(world, 3, turn_seconds=60)
+    seat, mover = person_on_turn(live, by_id)
+    await world.env.advance_time(32)
+    (reminder,) = reminders(world)
+    await world.restart()
+    live = only_table(world)
+    assert live.reminder is not None and live.reminder.message_id == reminder.id
+    await world.env.advance_time(10)
+    assert len(reminders(world)) == 1  # not reminded twice
+    game = live.game
+    await mover.click(await select(mover, await open_hand(world, mover),
+                                   lowest(game.legal_plays(seat)).cards), label="Play")
+    await world.env.settle()
+    kept = channel_message(world, reminder.id)
+    assert kept is not None and kept.content == f"<@{mover.id}> played."
+    assert reminders(world) == []
 
 
 async def test_no_reminder_when_the_setting_is_0(world: Any) -> None:
@@ -174,7 +237,7 @@ async def test_the_server_setting_and_the_start_option(world: Any) -> None:
                                          permissions=discord.Permissions(manage_guild=True))
     admin = world.guild.add_member(world.env.create_user("admin"), roles=[admin_role])
     r = await admin.slash(world.channel, "tienlen settings")
-    assert "turn reminder: **after 10s**" in r.response.content  # the bot's default
+    assert "turn reminder: **half the turn**" in r.response.content  # the bot's default
     r = await admin.slash(world.channel, "tienlen settings", turn_reminder=0)
     assert "turn reminder: **off**" in r.response.content
     assert (await world.store.get_guild_settings(world.guild.id)).turn_reminder == 0

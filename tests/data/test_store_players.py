@@ -113,3 +113,17 @@ async def test_bot_meta(store: Store) -> None:
     assert await store.get_meta("sync:global") == "def"
     with pytest.raises(InvalidInput):
         await store.set_meta("", "x")
+
+
+async def test_the_threads_default_is_kept_per_server(store: Store) -> None:
+    assert await store.get_threads_default(GUILD) is None  # never chosen: off
+    await store.set_threads_default(GUILD, True)
+    assert await store.get_threads_default(GUILD) is True
+    assert await store.get_threads_default(GUILD + 1) is None
+    await store.set_threads_default(GUILD, False)
+    assert await store.get_threads_default(GUILD) is False
+    for bad in ("yes", 1, None):
+        with pytest.raises(InvalidInput, match="threads"):
+            await store.set_threads_default(GUILD, bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput, match="guild_id"):
+        await store.set_threads_default(-1, True)

@@ -455,3 +455,88 @@ async def test_interaction_tokens_expire_after_15_minutes(fake: FakeDiscord,
         async with http.patch(url, json={"content": "too late"}) as response:
             assert response.status == 401
             assert (await response.json())["code"] == 50027
+
+
+async def test_enforced_nonce_returns_the_first_message(fake: FakeDiscord, bot: MiniBot) -> None:
+    channel_id = fake.channel("general").id
+    # discord.py asks Discord to enforce every nonce it sends
+    params = discord.http.handle_message_parameters(content="once", nonce="tl-over-1")
+    assert params.payload is not None and params.payload["enforce_nonce"] is True
+    first = await asyncio.wait_for(bot.http.send_message(channel_id, params=params), STEP)
+    again = await asyncio.wait_for(bot.http.send_message(channel_id, params=params), STEP)
+    assert again["id"] == first["id"]
+    assert [m.content for m in fake.channel_messages("general")].count("once") == 1
+    fake.advance(301)  # Discord remembers a nonce for a few minutes only
+    later = await asyncio.wait_for(bot.http.send_message(channel_id, params=params), STEP)
+    assert later["id"] != first["id"]
+    other = discord.http.handle_message_parameters(content="once", nonce="tl-over-2")
+    second = await asyncio.wait_for(bot.http.send_message(channel_id, params=other), STEP)
+    assert second["id"] not in (first["id"], later["id"])  # another nonce: another message
+    too_long = discord.http.handle_message_parameters(content="x", nonce="n" * 26)
+    with pytest.raises(discord.HTTPException):
+        await asyncio.wait_for(bot.http.send_message(channel_id, params=too_long), STEP)
+
+
+async def test_deleting_a_message_that_mentioned_someone_is_recorded(fake: FakeDiscord,
+                                                                     bot: MiniBot) -> None:
+    channel = bot.get_channel(fake.channel("general").id)
+    assert isinstance(channel, discord.TextChannel)
+    alice = fake.user("alice")
+    only = discord.AllowedMentions(users=[discord.Object(alice.id)])
+    ping = await asyncio.wait_for(channel.send(f"<@{alice.id}> go", allowed_mentions=only), STEP)
+    await asyncio.wait_for(ping.edit(content=f"<@{alice.id}> went", allowed_mentions=only), STEP)
+    assert [u["id"] for u in fake.message(ping.id).data["mentions"]] == [str(alice.id)]
+    plain = await asyncio.wait_for(channel.send("no mention"), STEP)
+    await asyncio.wait_for(plain.delete(), STEP)
+    assert fake.mention_deletions == []
+    await asyncio.wait_for(ping.delete(), STEP)
+    assert fake.mention_deletions == [ping.id]  # a ghost ping
+
+
+async def test_threads_are_started_named_archived_and_guarded(fake: FakeDiscord,
+                                                              bot: MiniBot) -> None:
+    channel = bot.get_channel(fake.channel("general").id)
+    assert isinstance(channel, discord.TextChannel)
+    thread = await asyncio.wait_for(channel.create_thread(
+        name="Tiến Lên #0", type=discord.ChannelType.public_thread, auto_archive_duration=1440),
+        STEP)
+    assert thread.type is discord.ChannelType.public_thread and thread.parent_id == channel.id
+    assert [t.id for t in fake.threads_of("general")] == [thread.id]
+    first = await asyncio.wait_for(thread.send("board"), STEP)
+    assert fake.channel_messages(thread.id)[0].id == first.id
+    assert fake.channel_messages("general") == []  # the thread's messages are its own
+    renamed = await asyncio.wait_for(thread.edit(name="Tiến Lên #12"), STEP)
+    assert renamed.name == "Tiến Lên #12" == fake.channel(thread.id).name
+    archived = await asyncio.wait_for(thread.edit(archived=True), STEP)
+    assert archived.archived and fake.channel(thread.id).archived
+    with pytest.raises(discord.HTTPException) as refused:  # an archived thread's messages
+        await asyncio.wait_for(first.edit(content="late"), STEP)
+    assert refused.value.status == 400 and refused.value.code == 50083
+    await asyncio.wait_for(thread.send("wake up"), STEP)  # a post unarchives it
+    assert not fake.channel(thread.id).archived
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {TOKEN}"}) as http:
+        url = f"{fake.api_base}/channels/{channel.id}/threads"
+        for body in ({"name": "", "type": 11}, {"name": "x" * 101, "type": 11},
+                     {"name": "ok", "type": 11, "auto_archive_duration": 30}):
+            async with http.post(url, json=body) as response:
+                assert response.status == 400 and (await response.json())["code"] == 50035
+        async with http.post(f"{fake.api_base}/channels/{thread.id}/threads",
+                             json={"name": "nested", "type": 11}) as response:
+            assert response.status == 400 and (await response.json())["code"] == 50024
+        async with http.post(url, json={"name": "private"}) as response:  # v10's default
+            assert response.status == 201 and (await response.json())["type"] == 12
+        message = await asyncio.wait_for(channel.send("start here"), STEP)
+        from_message = f"{fake.api_base}/channels/{channel.id}/messages/{message.id}/threads"
+        async with http.post(from_message, json={"name": "replies"}) as response:
+            data = await response.json()
+            assert response.status == 201 and data["id"] == str(message.id)
+            assert data["type"] == 11
+        async with http.post(from_message, json={"name": "again"}) as response:
+            assert response.status == 400 and (await response.json())["code"] == 160004
+    fake.deny("general", 1 << 35)  # Create Public Threads
+    with pytest.raises(discord.Forbidden):
+        await asyncio.wait_for(channel.create_thread(
+            name="no", type=discord.ChannelType.public_thread), STEP)
+    fake.deny("general", 1 << 38)  # Send Messages in Threads: the parent's, in its threads
+    with pytest.raises(discord.Forbidden):
+        await asyncio.wait_for(thread.send("quiet"), STEP)

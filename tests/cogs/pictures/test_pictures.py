@@ -295,3 +295,23 @@ def test_the_shipped_emoji_images_are_the_drawn_ones() -> None:
         assert shipped.size == drawn.size == (128, 128)
         diff = ImageChops.difference(shipped, drawn).getextrema()
         assert max(hi for _, hi in diff) <= 48, name
+
+
+def test_the_game_over_picture_shows_the_held_cards_face_up(pictures: Pictures) -> None:
+    game = next(g for seed in range(50)
+                if not (g := Game.new(Rules(), ["a", "b", "c"], seed=seed)).is_over)
+    with pytest.raises(ValueError, match="once the game is over"):  # never during a game
+        BoardView(1, 10, (SeatView("a", 2, revealed=tuple(parse_cards("3S 4S"))),))
+    with pytest.raises(ValueError, match="exactly the cards"):
+        SeatView("a", 3, revealed=tuple(parse_cards("3S 4S")))
+    assert all(not seat.revealed for seat in board_view(game, ["a", "b", "c"], table=1,
+                                                        stake=10, reveal=True).seats)
+    held = (tuple(parse_cards("3S 4S 9H")), (), tuple(parse_cards("2H")))
+    seats = tuple(SeatView(n, len(h), place=i + 1, chips=5 - 5 * i)
+                  for i, (n, h) in enumerate(zip("abc", held, strict=True)))
+    hidden = BoardView(1, 10, seats, finished=True)
+    shown = BoardView(1, 10, tuple(SeatView(s.name, s.cards, place=s.place, chips=s.chips,
+                                            revealed=h) for s, h in zip(seats, held, strict=True)),
+                      finished=True)
+    plain, faces = _image(pictures.board_png(hidden)), _image(pictures.board_png(shown))
+    assert ImageChops.difference(plain, faces).getbbox() is not None  # the cards are drawn

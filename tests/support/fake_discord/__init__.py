@@ -31,13 +31,22 @@ does) and that session gets only the guilds of its shard: READY, GUILD_CREATE, e
 share one fake: each takes its own REST base, ``fake.api_base_for("p0")``, and
 ``fake.client_requests`` tells which process called which route about which guild.
 
+Threads (``threads``): starting one with or without a message, renaming and archiving it
+(``PATCH /channels/{id}``), thread channel objects and THREAD_CREATE / THREAD_UPDATE, with
+Discord's limits and permissions (see that module); ``fake.threads_of(channel)``. A message
+sent with ``enforce_nonce`` and a nonce seen in the last five minutes answers the first message
+again; ``fake.mention_deletions`` lists every deleted message that had notified someone (a
+ghost ping); ``fake.lose_answer_next(route)`` does a request and then answers 500, as if the
+answer were lost.
+
 Standalone: ``python -m tests.support.fake_discord --port 8765`` prints its URLs and serves until
 SIGINT/SIGTERM.
 
 The package: ``models`` (the world and its messages), ``server`` (``FakeDiscord``: life cycle and
 inspection), ``rest`` (REST routes), ``gateway`` (the websocket), ``interactions`` (injected
-commands and clicks, their callbacks), ``faults`` (429s, 500s, disconnects), ``media``
-(multipart uploads, ``attachment://`` references in embeds, application emoji).
+commands and clicks, their callbacks), ``threads`` (thread routes), ``faults`` (429s, 500s,
+disconnects, lost answers), ``media`` (multipart uploads, ``attachment://`` references in
+embeds, application emoji).
 """
 
 from tests.support.fake_discord.faults import FaultConfig

@@ -38,6 +38,23 @@ class FaultsMixin:
         """Force the next ``count`` requests of ``route`` to fail with ``status`` (429 or 5xx)."""
         self._forced.setdefault(route, []).extend([status] * count)
 
+    def lose_answer_next(self, route: str = "channel_message_create", status: int = 500,
+                         count: int = 1) -> None:
+        """Do the next ``count`` requests of ``route`` (the message is created, the edit made),
+        then answer ``status`` as if the answer were lost on the way: the client cannot tell
+        whether it happened, and retries (Discord's enforced nonce makes a retried post safe)."""
+        lost: dict[str, list[int]] = self.__dict__.setdefault("_lost", {})
+        lost.setdefault(route, []).extend([status] * count)
+
+    def _lost_answer(self, route: str) -> web.Response | None:
+        lost: dict[str, list[int]] = self.__dict__.get("_lost", {})
+        if not lost.get(route):
+            return None
+        status = lost[route].pop(0)
+        self.lost_answers = getattr(self, "lost_answers", 0) + 1
+        body = {"message": "500: Internal Server Error", "code": 0}
+        return web.Response(status=status, body=_dumps(body).encode(), headers=JSON_HEADERS)
+
     def _fault_for(self, route: str) -> web.Response | None:
         forced = self._forced.get(route)
         status: int | None = None

@@ -116,7 +116,10 @@ class LimitsMixin:
 
     def bot_permissions_in(self, channel: FakeChannel) -> int:
         guild = self.guilds[channel.guild_id]  # type: ignore[attr-defined]
-        return int(guild.permissions_of(self.bot_user.id)) & ~channel.bot_denied  # type: ignore[attr-defined]
+        denied = channel.bot_denied
+        if channel.parent_id is not None:  # a thread: the parent channel's permissions
+            denied |= self.channel(channel.parent_id).bot_denied  # type: ignore[attr-defined]
+        return int(guild.permissions_of(self.bot_user.id)) & ~denied  # type: ignore[attr-defined]
 
     def _check_channel_permissions(self, key: str, params: dict[str, str]) -> None:
         cid = params.get("cid")

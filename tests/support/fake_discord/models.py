@@ -36,6 +36,9 @@ CONNECT = 1 << 20
 SPEAK = 1 << 21
 CHANGE_NICKNAME = 1 << 26
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 53) - 1
 
@@ -52,9 +55,20 @@ DEFAULT_EVERYONE_PERMISSIONS = (
     | SPEAK
     | CHANGE_NICKNAME
     | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS
+    | CREATE_PRIVATE_THREADS
     | SEND_MESSAGES_IN_THREADS
 )
 BOT_ROLE_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | MANAGE_MESSAGES
+
+# --- channel types
+GUILD_TEXT = 0
+GUILD_ANNOUNCEMENT = 5
+ANNOUNCEMENT_THREAD = 10
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREAD_TYPES = (ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes: the only values Discord accepts
 
 # --- gateway intents used to filter events -------------------------------------------------
 INTENT_GUILD_MEMBERS = 1 << 1
@@ -179,8 +193,42 @@ class FakeChannel:
     position: int = 0
     type: int = 0  # GUILD_TEXT
     bot_denied: int = 0  # permission bits taken from the bot here (FakeDiscord.deny)
+    # a thread (type 10, 11 or 12): its channel, who started it, its metadata
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: str = ""
+    message_count: int = 0
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
     def payload(self) -> dict[str, Any]:
+        if self.is_thread:
+            return {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild_id),
+                "name": self.name,
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "flags": 0,
+                "message_count": self.message_count,
+                "member_count": 1,
+                "total_message_sent": self.message_count,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": self.archive_timestamp,
+                    "locked": self.locked,
+                    **({"invitable": True} if self.type == PRIVATE_THREAD else {}),
+                },
+            }
         return {
             "id": str(self.id),
             "type": self.type,

@@ -42,6 +42,10 @@ _MENTION = re.compile(r"<@!?([0-9]+)>")
 _CLIENT_PREFIX = re.compile(r"^/client/(?P<label>[A-Za-z0-9_.-]+)(?=/api/)")
 
 
+NONCE_MAX = 25  # characters (Discord's limit of a message nonce)
+NONCE_WINDOW = 300.0  # seconds Discord remembers an enforced nonce ("a few minutes")
+
+
 class RestMixin:
     """The REST side of :class:`FakeDiscord` (interaction routes excepted)."""
 
@@ -123,6 +127,9 @@ class RestMixin:
             try:
                 self._check_channel_permissions(key, params)
                 resp = await handler(request, params)
+                lost = self._lost_answer(key)  # type: ignore[attr-defined]
+                if lost is not None:  # done, but the answer never arrives
+                    resp = lost
             except _HTTPError as exc:
                 self.status_counts[exc.status] += 1
                 self._count_invalid(exc.status)
@@ -330,7 +337,7 @@ class RestMixin:
         g = self.guilds.get(int(p["gid"]))
         if g is None:
             raise _HTTPError(404, 10004, "Unknown Guild")
-        return _json([c.payload() for c in g.channels.values()])
+        return _json([c.payload() for c in g.channels.values() if not c.is_thread])
 
     async def _h_guild_roles(self, request: web.Request, p: dict[str, str]) -> web.Response:
         self._check_auth(request)
@@ -468,6 +475,8 @@ class RestMixin:
             data["flags"] = (int(body["flags"]) & ~(FLAG_EPHEMERAL | FLAG_LOADING)) | keep
         else:
             data["flags"] = (int(data.get("flags") or 0) & ~FLAG_LOADING) | keep
+        if "content" in body and not stored.ephemeral and stored.data.get("mentions"):
+            self._mention_ids(stored, body)  # mentions kept (or dropped) by the edit: no ping
         data["edited_timestamp"] = _iso()
         stored.edit_count += 1
         stored.updated_at = time.perf_counter()
@@ -480,6 +489,13 @@ class RestMixin:
     def _deliver_mentions(self, stored: StoredMessage, body: Mapping[str, Any]) -> None:
         """Discord notifies a mentioned user only for a NEW message (never for an edit), and only
         as its ``allowed_mentions`` permit (absent: every user mention in the content)."""
+        ids = self._mention_ids(stored, body)
+        for user_id in ids:
+            self.notifications[user_id].append(stored.id)
+
+    def _mention_ids(self, stored: StoredMessage, body: Mapping[str, Any]) -> list[int]:
+        """The users a message's content mentions as its ``allowed_mentions`` permit (set as
+        its ``mentions``; an edit recomputes them, and notifies nobody)."""
         ids = [int(m) for m in _MENTION.findall(stored.data.get("content") or "")]
         allowed = body.get("allowed_mentions")
         if allowed is not None:
@@ -488,8 +504,7 @@ class RestMixin:
             ids = [u for u in ids if "users" in parse or u in users]
         ids = [u for u in dict.fromkeys(ids) if u in self.users]
         stored.data["mentions"] = [self.users[u].payload() for u in ids]
-        for user_id in ids:
-            self.notifications[user_id].append(stored.id)
+        return ids
 
     def notified(self, user: FakeUser | str | int) -> list[StoredMessage]:
         """The messages whose creation notified ``user`` (deleted ones included)."""
@@ -510,6 +525,9 @@ class RestMixin:
 
     def _delete_message(self, stored: StoredMessage) -> None:
         stored.deleted = True
+        if stored.data.get("mentions") or any(  # a notification now opens onto nothing
+                stored.id in ids for ids in self.notifications.values()):
+            self.mention_deletions.append(stored.id)
         if not stored.ephemeral:
             self.dispatch(
                 "MESSAGE_DELETE",
@@ -570,7 +588,23 @@ class RestMixin:
             or body.get("sticker_ids")
         ):
             raise _HTTPError(400, 50006, "Cannot send an empty message")
-        return _json(self._new_message(ch, body, files).data)
+        self._thread_before_post(ch)  # type: ignore[attr-defined]
+        nonce = body.get("nonce")
+        if nonce is not None and len(str(nonce)) > NONCE_MAX:
+            raise _HTTPError(400, 50035, "Invalid Form Body")
+        key = (ch.id, str(nonce))
+        if body.get("enforce_nonce") and nonce is not None:
+            # Discord: with enforce_nonce, a message from the same author with the same nonce
+            # sent within the last few minutes is returned instead of a second one.
+            seen = self._nonces.get(key)
+            if seen is not None and self._now() - seen[1] < NONCE_WINDOW:
+                earlier = self.messages.get(seen[0])
+                if earlier is not None and not earlier.deleted:
+                    return _json(earlier.data)
+        stored = self._new_message(ch, body, files)
+        if body.get("enforce_nonce") and nonce is not None:
+            self._nonces[key] = (stored.id, self._now())
+        return _json(stored.data)
 
     async def _h_msg_list(self, request: web.Request, p: dict[str, str]) -> web.Response:
         self._check_auth(request)
@@ -586,6 +620,7 @@ class RestMixin:
     async def _h_msg_edit(self, request: web.Request, p: dict[str, str]) -> web.Response:
         self._check_auth(request)
         stored = self._channel_message(p)
+        self._thread_before_edit(stored.channel_id)  # type: ignore[attr-defined]
         self._check_old_edit(stored.created_at, stored.channel_id)
         body, files = await self._body(request)
         return _json(self._edit_message(stored, body, files).data)

@@ -37,10 +37,11 @@ from tests.support.fake_discord.models import (
     log,
 )
 from tests.support.fake_discord.rest import RestMixin
+from tests.support.fake_discord.threads import ThreadsMixin
 
 
 class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, MediaMixin,
-                  RestMixin):
+                  ThreadsMixin, RestMixin):
     """Loopback fake Discord: see the package docstring. The mixins hold the faults, the
     gateway, the interactions and the REST routes; this class holds the world and its life."""
 
@@ -96,6 +97,10 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         self.direct_messages: list[tuple[int, str]] = []  # (user id, text) the bot sent
         # user id -> ids of the messages whose creation notified them (see _deliver_mentions)
         self.notifications: collections.defaultdict[int, list[int]] = collections.defaultdict(list)
+        # ids of deleted channel messages that had mentioned someone (a "ghost ping" each)
+        self.mention_deletions: list[int] = []
+        # (channel, nonce) -> (message id, when): Discord's enforce_nonce window
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self.interactions: dict[int, InteractionHandle] = {}
         self._by_token: dict[str, InteractionHandle] = {}
         self._expired_tokens: dict[str, None] = {}  # forgotten after expiry (bounded, oldest out)
@@ -146,6 +151,7 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         self._bg_tasks: set[asyncio.Task[Any]] = set()
         self._routes: list[tuple[str, re.Pattern[str], str, _Handler]] = []
         self._build_routes()
+        self._build_thread_routes()
 
     # ------------------------------------------------------------------ lifecycle / properties
 
@@ -386,8 +392,9 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
             "member_count": len(members),
             "voice_states": [],
             "members": members,
-            "channels": [c.payload() for c in guild.channels.values()],
-            "threads": [],
+            "channels": [c.payload() for c in guild.channels.values() if not c.is_thread],
+            "threads": [c.payload() for c in guild.channels.values()
+                        if c.is_thread and not c.archived],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
