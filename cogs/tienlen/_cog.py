@@ -71,7 +71,8 @@ class EngineRefusal(Refusal):
         return glossary.engine_refusal(w, self.error)
 
 
-PresetName = Literal["southern", "pagat", "vc", "online"]  # Rules.preset_names(), tested
+# Rules.preset_names(), tested
+PresetName = Literal["southern", "pagat", "vc", "online", "vn_house"]
 STAKES = (1, 1_000_000)
 TURN_SECONDS = (10, 3600)
 REMINDER_SECONDS = (0, 3600)
