@@ -235,12 +235,8 @@ class Scheduling:
             live.afk[seat] += 1
             if game.phase is Phase.EXCHANGE:
                 game.return_cards(seat, ai.choose_returns(game, seat, Level.NORMAL))
-            elif game.table is None:
-                singles = [c for c in game.legal_plays(seat) if c.kind is ComboKind.SINGLE]
-                lowest = min(singles, key=lambda c: c.top) if singles else game.legal_plays(seat)[0]
-                game.play(seat, list(lowest.cards))
             else:
-                game.pass_turn(seat)
+                _timed_out(game, seat)
             if live.afk[seat] >= MAX_TIMEOUTS:
                 live.auto[seat] = True
             log.info("table %s: turn clock expired for seat %d", live.id, seat,
@@ -388,3 +384,21 @@ class Scheduling:
             return True
         now = datetime.fromtimestamp(self.wall_clock(), UTC)
         return now - posted > BOARD_MAX_AGE
+
+
+def _timed_out(game: Game, seat: int) -> None:
+    """The clock's move for a seat that let its time run out: lead the lowest single (or the
+    first legal lead), or pass. With ``anti_feed`` it never feeds: it plays the highest single
+    instead of a low one, or instead of a pass that would be a feed."""
+    plays = game.legal_plays(seat)
+    singles = sorted((c for c in plays if c.kind is ComboKind.SINGLE), key=lambda c: c.top)
+    if game.table is not None:
+        if singles and game.would_feed(seat, None) and not game.would_feed(seat, singles[-1]):
+            game.play(seat, list(singles[-1].cards))  # passing would feed: beat it instead
+        else:
+            game.pass_turn(seat)
+        return
+    choice = singles[0] if singles else plays[0]
+    if singles and game.would_feed(seat, choice):
+        choice = singles[-1]
+    game.play(seat, list(choice.cards))
