@@ -172,6 +172,9 @@ def _rules_of(rules_json: str) -> Rules:
     return Rules.model_validate_json(rules_json)
 
 
+MAX_TIMEOUTS_KEPT = 8
+
+
 @dataclass
 class LiveTable:
     """A table held in memory, mirrored in the store after every change."""
@@ -191,6 +194,9 @@ class LiveTable:
     previous_seats: list[dict[str, Any]] | None = None
     afk: list[int] = field(default_factory=list)
     auto: list[bool] = field(default_factory=list)
+    timeouts: list[tuple[int, int]] = field(default_factory=list)
+    """The turns the clock played in this game: (length of the game's log then, seat), for the
+    call-outs (bounded: the latest ``MAX_TIMEOUTS_KEPT``)."""
     deadline: float | None = None
     deadline_version: int = -1  # the game version the deadline was armed for
     turn_reminder: int = 10
@@ -259,6 +265,7 @@ class LiveTable:
                 "engine": self.game.to_json(),
                 "afk": self.afk,
                 "auto": self.auto,
+                "timeouts": self.timeouts,
                 "deadline": self.deadline,
                 "deadline_version": self.deadline_version,
             }

@@ -18,7 +18,7 @@ from data import Store
 from engine import Card, ComboKind, Game, Level, Phase, ai, parse_cards
 
 from .budget import RestBudget, Staleness
-from .live import CloseReason, LiveTable, TableClosedResults, TablePhase
+from .live import MAX_TIMEOUTS_KEPT, CloseReason, LiveTable, TableClosedResults, TablePhase
 
 log = logging.getLogger("cogs.tables")
 
@@ -233,6 +233,7 @@ class Scheduling:
                 return
             live.clock_task = None
             live.afk[seat] += 1
+            live.timeouts = [*live.timeouts, (len(game.events), seat)][-MAX_TIMEOUTS_KEPT:]
             if game.phase is Phase.EXCHANGE:
                 game.return_cards(seat, ai.choose_returns(game, seat, Level.NORMAL))
             else:

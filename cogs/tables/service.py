@@ -128,6 +128,7 @@ class TableService(Scheduling):
         n = len(live.seats)
         live.afk = list(state.get("afk") or [0] * n)
         live.auto = list(state.get("auto") or [False] * n)
+        live.timeouts = [(int(at), int(seat)) for at, seat in state.get("timeouts") or []]
         live.deadline = state.get("deadline")
         live.deadline_version = int(state.get("deadline_version", -1))
 
@@ -393,6 +394,7 @@ class TableService(Scheduling):
         live.game = game
         live.afk = [0] * len(seats)
         live.auto = [False] * len(seats)
+        live.timeouts = []
         live.deadline = None
         live.phase = TablePhase.PLAYING
         live.results = None

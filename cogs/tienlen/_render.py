@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from cogs import glossary, words
+from cogs import callouts, glossary, words
 from cogs.i18n import N_, Words
 from cogs.i18n import words as words_of
 from cogs.tables import LiveTable, TablePhase
@@ -100,6 +100,7 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
                 lines.append(w._("**To beat:** {cards}", cards=cards))
         else:
             lines.append(w._("**To beat:** nothing — a new lead"))
+    lines += _callout_lines(w, live)
     if live.phase is not TablePhase.FINISHED:  # the results list every seat already
         lines.append("")
         lines += [_seat_line(w, live, i) for i in range(len(live.seats))]
@@ -121,6 +122,20 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
     view.add_item(BoardButton(table.id, "rules", label=w._("Rules"),
                               style=discord.ButtonStyle.secondary))
     return {"content": content, "embed": embed, "view": view}
+
+
+def _callout_lines(w: Words, live: LiveTable) -> list[str]:
+    """The latest call-outs ("@bob: last card!", "Chop! …"), drawn from the game's log in the
+    same render (so in the same coalesced edit) as the move."""
+    game = live.game
+    assert game is not None
+
+    def name(seat: int) -> str:
+        return words.seat_name(w, live, seat) if 0 <= seat < len(live.seats) else "?"
+
+    shouts = callouts.latest(w, game.events, name, stake=live.table.stake,
+                             timeouts=live.timeouts)
+    return ["", *(f"📣 {line}" for line in shouts)] if shouts else []
 
 
 def _seat_line(w: Words, live: LiveTable, i: int) -> str:
