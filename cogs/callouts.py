@@ -18,11 +18,11 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from cogs import glossary
-from cogs.i18n import Words
+from cogs.i18n import N_, Words
 from engine import Chopped, Dealt, Event, Fed, Frozen, InstantWin, Played, Rank, TrickWon
 from engine.events import Exchanged, GameOver
 
-__all__ = ["KEPT", "callouts", "latest"]
+__all__ = ["KEPT", "PHRASE_WORDS", "callouts", "latest", "reaction_label", "reaction_text"]
 
 KEPT = 3
 """How many call-outs the board shows (the latest ones)."""
@@ -117,3 +117,34 @@ def latest(w: Words, events: Sequence[Event], name: Callable[[int], str], *,
            kept: int = KEPT) -> list[str]:
     """The latest ``kept`` call-outs, oldest first (what the board shows)."""
     return callouts(w, events, name, stake=stake, timeouts=timeouts)[-kept:] if kept > 0 else []
+
+
+PHRASE_WORDS: dict[str, str] = {
+    "nice": N_("Nice!"),
+    "cheat": N_("Cheater!"),
+    "again": N_("Another game?"),
+    "hurry": N_("Hurry up!"),
+}
+"""The quick phrases of the reaction select (keys of ``cogs.tables.reactions.PHRASES``)."""
+
+_EMOTE_WORDS: dict[str, str] = {
+    "like": N_("Like"),
+    "laugh": N_("Laugh"),
+    "wow": N_("Wow"),
+    "angry": N_("Angry"),
+    "cry": N_("Cry"),
+    "fire": N_("On fire"),
+}
+
+
+def reaction_label(w: Words, key: str) -> str:
+    """The select option's label: an emote's name or a quick phrase, in the reader's language."""
+    text = PHRASE_WORDS.get(key) or _EMOTE_WORDS.get(key)
+    return w.marked(text) if text else key
+
+
+def reaction_text(w: Words, key: str, emoji: str | None) -> str:
+    """What the board shows for a reaction: the emoji itself, or the phrase in quotes."""
+    if emoji:
+        return emoji
+    return f"“{reaction_label(w, key)}”"

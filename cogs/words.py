@@ -9,6 +9,7 @@ Mentions (`<@id>`) are written only here and in the cogs.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 
@@ -44,6 +45,7 @@ from cogs.tables import (
     TooFewSeats,
     UnknownLevel,
 )
+from cogs.tables.reactions import ReactionTooSoon, UnknownReaction
 from engine import (
     Card,
     Chopped,
@@ -263,6 +265,12 @@ def refusal(w: Words, error: TableError) -> str:
                               len(cards), cards=glossary.cards(cards))
         case TableChanged():
             return w._("The table changed at the same moment; nothing was played.")
+        case UnknownReaction():
+            return w._("This reaction is not known.")
+        case ReactionTooSoon(seconds=seconds):
+            left = max(1, math.ceil(seconds))
+            return w.ngettext("One reaction every 3 seconds: wait {n} more second.",
+                              "One reaction every 3 seconds: wait {n} more seconds.", left)
         case StoreRefused():
             return w._("The game could not start; nothing was changed.")
         case ActionRefused(error=engine_error, waiting_for=waiting):

@@ -197,6 +197,10 @@ class LiveTable:
     timeouts: list[tuple[int, int]] = field(default_factory=list)
     """The turns the clock played in this game: (length of the game's log then, seat), for the
     call-outs (bounded: the latest ``MAX_TIMEOUTS_KEPT``)."""
+    reactions: list[Any] = field(default_factory=list)
+    """Reactions waiting for the next board refresh (:mod:`cogs.tables.reactions`)."""
+    reactions_upto: int = 0
+    """The change counter the board last went out at: older reactions are not shown again."""
     deadline: float | None = None
     deadline_version: int = -1  # the game version the deadline was armed for
     turn_reminder: int = 10

@@ -324,7 +324,7 @@ class Scheduling:
             if live.board_rendered == live.changes:  # an interaction answer showed it meanwhile
                 return
             live.last_board_edit = rendered_at = loop.time()
-            live.board_rendered = live.changes
+            live.board_rendered = drawn = live.changes
             try:
                 await self.publisher.publish_board(live)
             except BoardUnavailable as error:
@@ -339,6 +339,7 @@ class Scheduling:
                 await asyncio.sleep(pause)
             else:
                 failures = 0
+                live.reactions_upto = max(live.reactions_upto, drawn)
                 self._board_shown(live, rendered_at)
 
     async def _board_lost(self, live: LiveTable, error: BoardUnavailable) -> None:
@@ -366,6 +367,7 @@ class Scheduling:
         or sent (a computer's move) is not on it: the board is refreshed again for it."""
         shown = live.changes if changes is None else changes
         live.board_rendered = shown
+        live.reactions_upto = shown
         now = asyncio.get_running_loop().time()
         live.last_board_edit = now
         self._board_shown(live, now)

@@ -11,7 +11,10 @@ import discord
 from cogs import callouts, glossary, words
 from cogs.i18n import N_, Words
 from cogs.i18n import words as words_of
+from cogs.reactions import ReactionSelect
+from cogs.reactions._views import select_for
 from cogs.tables import LiveTable, TablePhase
+from cogs.tables import reactions as reacts
 from engine import Card, Level, Phase, Rules
 
 from . import selection as sel
@@ -101,9 +104,14 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
         else:
             lines.append(w._("**To beat:** nothing — a new lead"))
     lines += _callout_lines(w, live)
+    beside, seated, others = _reactions(w, live)
     if live.phase is not TablePhase.FINISHED:  # the results list every seat already
         lines.append("")
-        lines += [_seat_line(w, live, i) for i in range(len(live.seats))]
+        lines += [_seat_line(w, live, i) + beside.get(i, "") for i in range(len(live.seats))]
+    else:
+        others = [*seated, *others]
+    if others:
+        lines.append(w._("Reactions: {reactions}", reactions=" · ".join(others)))
     recent = [line for e in game.events if (line := words.board_event(w, live, e))][-RECENT:]
     if recent:
         lines += ["", w._("Recent:"), *(f"· {r}" for r in recent)]
@@ -121,7 +129,33 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
                                   style=discord.ButtonStyle.primary))
     view.add_item(BoardButton(table.id, "rules", label=w._("Rules"),
                               style=discord.ButtonStyle.secondary))
+    view.add_item(_reaction_select(w, table.id))
     return {"content": content, "embed": embed, "view": view}
+
+
+def _reaction_select(w: Words, table_id: int) -> ReactionSelect:
+    """The reaction select, on a row of its own (a board has at most 5 rows)."""
+    item = select_for(w, table_id)
+    item.row = 4
+    return item
+
+
+def _reactions(w: Words, live: LiveTable) -> tuple[dict[int, str], list[str], list[str]]:
+    """The reactions made since the board last went out: `` · 👍`` beside a seat, and
+    ``@x 👍`` for the seated and for each person who is not seated."""
+    beside: dict[int, str] = {}
+    seated: list[str] = []
+    others: list[str] = []
+    for r in reacts.shown(live):
+        text = callouts.reaction_text(w, r.key, reacts.EMOTES.get(r.key))
+        seat = live.seat_of(r.user_id)
+        named = f"{words.mention(r.user_id)} {text}"
+        if seat is not None:
+            beside[seat] = f" · {text}"
+            seated.append(named)
+        else:
+            others.append(named)
+    return beside, seated, others
 
 
 def _callout_lines(w: Words, live: LiveTable) -> list[str]:
