@@ -9,7 +9,7 @@ import discord
 from discord.ext import commands
 
 from cogs import guard, words
-from cogs.tables import TableError
+from cogs.tables import TableError, TablePhase
 from cogs.tables.reactions import ReactionBook
 
 if TYPE_CHECKING:
@@ -29,7 +29,9 @@ class ReactionsCog(commands.Cog, name="Reactions"):
     async def react(self, interaction: discord.Interaction[Any], table_id: int,
                     key: str) -> None:
         """A reaction from the board: refused (privately, nothing shown) when forged, on a closed
-        table, from someone the channel does not let see it, or faster than the cooldown."""
+        table, from someone the channel does not let see it, or faster than the cooldown. During a
+        game it rides the board's next refresh (the next move, a computer's, the clock's): it
+        never makes a request of its own."""
         w = guard.reader(interaction)
         service = self.bot.table_service
         try:
@@ -42,4 +44,8 @@ class ReactionsCog(commands.Cog, name="Reactions"):
         except TableError as error:
             raise guard.Refused(words.refusal(w, error)) from None
         await interaction.response.defer()  # no message: the board's next refresh shows it
-        service.request_board(live)
+        if live.phase is TablePhase.FINISHED:
+            # a finished board is not refreshed by moves any more: this reaction asks for one
+            # (coalesced and budgeted like every board edit)
+            live.changes += 1
+            service.request_board(live)

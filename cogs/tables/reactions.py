@@ -81,8 +81,7 @@ class ReactionBook:
         self._last[user_id] = now
         if len(self._last) > 10_000:  # forget people whose cooldown is long over
             self._last = {u: t for u, t in self._last.items() if now - t < self.cooldown}
-        live.changes += 1
-        reaction = Reaction(user_id, key, live.changes)
+        reaction = Reaction(user_id, key, live.changes + 1)  # shown from the next refresh on
         kept = [r for r in live.reactions if r.user_id != user_id]
         live.reactions = [*kept, reaction][-KEPT:]
         return reaction

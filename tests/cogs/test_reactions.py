@@ -54,25 +54,41 @@ async def test_the_board_offers_six_emotes_and_four_phrases_in_the_tables_langua
     assert vi.item.placeholder == "Thả biểu cảm…"
 
 
-async def test_a_reaction_shows_beside_the_seat_for_one_refresh(world: Any) -> None:
+async def test_a_reaction_rides_the_next_refresh_and_shows_for_that_one_only(
+        world: Any) -> None:
     ps, by_id, live = await started(world)
     watcher = world.guild.add_member(world.env.create_user("watcher"))
     messages = len(bot_messages(world))
+    edits = live.last_board_edit
     result = await ps[1].select(board(world), ["nice"], custom_id=select_id(live))
     assert result.deferred and not result.followups  # a silent answer
-    await world.env.advance_time(0.1)
-    text = board_text(world)
-    assert f"<@{ps[1].id}> — 13 cards · “Nice!”" in text, text
     await watcher.select(board(world), ["fire"], custom_id=select_id(live))
     await world.env.advance_time(0.1)
+    assert live.last_board_edit == edits  # no refresh of their own during a game
+    assert "“Nice!”" not in board_text(world)
+    await take_turn(world, live, by_id)  # the next move's edit carries them
+    await world.env.advance_time(0.1)
     text = board_text(world)
+    assert f"<@{ps[1].id}> — " in text and " · “Nice!”" in text, text
     assert f"Reactions: <@{watcher.id}> 🔥" in text, text
-    assert "“Nice!”" not in text  # shown for one refresh only
     await take_turn(world, live, by_id)
     await world.env.advance_time(0.1)
-    assert "🔥" not in board_text(world)
+    text = board_text(world)
+    assert "🔥" not in text and "“Nice!”" not in text  # shown for one refresh only
     assert len(bot_messages(world)) == messages  # no message of their own
     assert live.phase is TablePhase.PLAYING
+
+
+async def test_on_a_finished_board_a_reaction_asks_for_a_refresh(world: Any) -> None:
+    ps, by_id, live = await started(world)
+    for _ in range(400):
+        if live.phase is not TablePhase.PLAYING:
+            break
+        await take_turn(world, live, by_id, shed=True)
+    assert live.phase is TablePhase.FINISHED
+    await ps[0].select(board(world), ["again"], custom_id=select_id(live))
+    await world.env.advance_time(0.1)
+    assert f"Reactions: <@{ps[0].id}> “Another game?”" in board_text(world)
 
 
 async def test_one_reaction_per_person_every_3_seconds(world: Any) -> None:
@@ -87,8 +103,7 @@ async def test_one_reaction_per_person_every_3_seconds(world: Any) -> None:
     await world.env.advance_time(2.0)
     later = await ps[0].select(board(world), ["wow"], custom_id=select_id(live))
     assert not later.followups
-    await world.env.advance_time(0.1)
-    assert f"<@{ps[0].id}> — 13 cards · 😮" in board_text(world)
+    assert [r.key for r in live.reactions] == ["wow"]  # the latest one per person
 
 
 async def test_forged_closed_and_unseen_reactions_are_refused(world: Any) -> None:
