@@ -93,13 +93,13 @@ def callouts(w: Words, events: Sequence[Event], name: Callable[[int], str], *,
                     cost = int(Fraction(twos * 2 ** (chops - 1)) * stake)
                 out.append(_chop(w, event, name, cost))
             case Frozen(seats=seats):
-                out.append(w._("Cóng! {players} never played a card",
+                out.append(w._("Frozen! {players} never played a card",
                                players=", ".join(name(s) for s in seats)))
             case InstantWin(seat=seat, kind=kind):
                 out.append(w._("Instant win! {player}: {hand}", player=name(seat),
                                hand=glossary.instant_win_kind(w, kind)))
             case Fed(feeder=feeder, seat=seat):
-                out.append(w._("Đền bài! {feeder} let {player} out and pays for everyone",
+                out.append(w._("Fed! {feeder} let {player} out and pays for everyone",
                                feeder=name(feeder), player=name(seat)))
             case TrickWon() | GameOver():
                 twos, chops, trick = 0, 0, None

@@ -174,7 +174,7 @@ _REASONS = {
     "chop": NP_("reason", "chop"),
     "penalty": NP_("reason", "2s or bombs left"),
     "instant_win": NP_("reason", "instant win"),
-    "feed": NP_("reason", "fed the last card (đền bài)"),
+    "feed": NP_("reason", "fed the last card"),
 }
 
 
@@ -220,8 +220,8 @@ OPTIONS: dict[str, str] = {
     "three_player_17": N_("17 cards each with 3 players"),
     "double_quad": N_("Two consecutive quads are a bomb"),
     "cong": N_("Frozen players (no card played when someone goes out) pay double"),
-    "anti_feed": N_("Who lets a last card out pays for everyone (đền bài)"),
-    "no_two_last": N_("No going out on a 2 (cấm đánh 2 cuối)"),
+    "anti_feed": N_("Who lets a last card out pays for everyone"),
+    "no_two_last": N_("No going out on a 2"),
 }
 """Every rule option's label (a test checks that every field of :class:`Rules` has one)."""
 

@@ -122,7 +122,7 @@ def describe_event(w: Words, event: Event, name: Callable[[int], str]) -> str | 
             return w._("Cóng: {players} never played a card (last places, payments doubled)",
                        players=", ".join(name(s) for s in seats))
         case Fed(feeder=feeder, seat=seat):
-            return w._("Đền bài: {feeder} let {player} out on the last card and pays for "
+            return w._("Fed: {feeder} let {player} out on the last card and pays for "
                        "everyone", feeder=name(feeder), player=name(seat))
         case InstantWin(seat=seat, kind=kind, multiplier=times):
             return w._("{player} wins at once: {win}", player=name(seat),

@@ -364,9 +364,9 @@ class Rules(BaseModel):
             ("Cóng: players without a play when someone goes out pay double",
              on[self.cong]),
             (
-                "Đền bài: who lets the last card out pays for everyone",
+                "Who lets a last card out pays for everyone",
                 {"off": "off", "on": "on", "lead_only": "only for a low single led"}[
                     self.anti_feed],
             ),
-            ("Cấm đánh 2 cuối: no going out on a 2", on[self.no_two_last]),
+            ("No going out on a 2", on[self.no_two_last]),
         ]

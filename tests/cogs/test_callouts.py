@@ -67,14 +67,14 @@ def test_frozen_and_feed() -> None:
                     hands=["3S 4S 5S", "6D 7D", "8C 9C"], leader=0)
     cong.play(0, "3S 4S 5S")
     en, vi = both(cong)
-    assert en[-1] == "Cóng! @p1, @p2 never played a card"
+    assert en[-1] == "Frozen! @p1, @p2 never played a card"
     assert vi[-1] == "Cóng! @p1, @p2 chưa đánh lá nào"
     feed = Game.new(NO_IW.model_copy(update={"anti_feed": "on"}), 3,
                     hands=["3S 9C AH", "5D", "4C 6C 8C KD"], leader=0)
     feed.play(0, "3S")
     feed.play(1, "5D")
     en, vi = both(feed)
-    assert en[-1] == "Đền bài! @p0 let @p1 out and pays for everyone"
+    assert en[-1] == "Fed! @p0 let @p1 out and pays for everyone"
     assert vi[-1] == "Đền bài! @p0 để @p1 về, đền cả làng"
 
 
