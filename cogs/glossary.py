@@ -344,6 +344,10 @@ def engine_refusal(w: Words, error: TienLenError, waiting_for: str | None = None
         case Cause.UNKNOWN_OPTION:
             return w._("There is no rule option {name}. Options: {options}.",
                        name=data.get("name", "?"), options=", ".join(data.get("options", ())))
+        case Cause.OPTION_VALUE if data.get("choices"):
+            return w._("Option {option}: {value} is not allowed; choose one of {choices}.",
+                       option=data.get("name", "options"), value=data.get("value", "?"),
+                       choices=", ".join(data["choices"]))
         case Cause.OPTION_VALUE:
             return w._("Option {option}: {value} is not allowed.",
                        option=data.get("name", "options"), value=data.get("value", "?"))

@@ -79,7 +79,7 @@ class Cause(StrEnum):
     """``name``: no rule option has that name; ``options``: the names there are."""
     OPTION_VALUE = "option_value"
     """``name``: the rule option (``options`` when no single one is to blame) refuses ``value``
-    (the text given)."""
+    (the text given); ``choices``: the values it takes (empty when no single one is to blame)."""
 
 
 class TienLenError(ValueError):

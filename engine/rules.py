@@ -258,8 +258,12 @@ class Rules(BaseModel):
             where = str(loc[0]) if loc and str(loc[0]) in update else "options"
             given = update[where] if where in update else " ".join(
                 f"{n}={v}" for n, v in update.items())
+            # the values it takes, when they are a closed list (not the suit order's examples)
+            choices = self.option_values().get(where, ()) if where != "suit_order" else ()
+            extra = {"choices": choices} if choices else {}
             raise RuleOptionError(f"option {where}: {first.get('msg', 'bad value')}",
-                                  cause=Cause.OPTION_VALUE, name=where, value=given) from None
+                                  cause=Cause.OPTION_VALUE, name=where, value=given,
+                                  **extra) from None
 
     @classmethod
     def option_values(cls) -> dict[str, tuple[str, ...]]:

@@ -246,3 +246,18 @@ def test_vn_house_preset() -> None:
     assert Rules().with_options(["anti_feed=true"]).anti_feed == "on"
     assert Rules().with_options(["anti_feed=off", "no_two_last=on"]).no_two_last
     assert Rules.option_values()["anti_feed"] == ("off", "on", "lead_only")
+
+
+def test_an_unknown_value_is_refused_with_the_choices() -> None:
+    from cogs import glossary
+    from cogs.i18n import words
+    from engine.errors import RuleOptionError
+
+    with pytest.raises(RuleOptionError) as caught:
+        Rules().with_options(["anti_feed=maybe"])
+    assert caught.value.data["choices"] == ("off", "on", "lead_only")
+    assert glossary.engine_refusal(words("en"), caught.value) == (
+        "Option anti_feed: maybe is not allowed; choose one of off, on, lead_only.")
+    with pytest.raises(RuleOptionError) as caught:
+        Rules().with_options(["no_two_last=2"])
+    assert caught.value.data["choices"] == ("on", "off")
