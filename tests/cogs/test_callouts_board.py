@@ -37,3 +37,24 @@ async def test_last_card_is_called_out_on_the_board_in_the_same_message(world: A
         assert len(bot_messages(world)) == messages  # no message of its own
     assert called, "nobody reached a last card in this seeded game"
     assert live.phase is TablePhase.FINISHED
+
+
+async def test_the_hands_play_stays_disabled_for_going_out_on_a_2(world: Any) -> None:
+    from engine import Game
+
+    from .tablekit import button, open_hand, select
+
+    ps = [world.guild.add_member(world.env.create_user(f"p{i}")) for i in range(2)]
+    live = await open_table(world, ps[0], options="no_two_last=on")
+    await seat_people(world, ps[1:])
+    await ps[0].click(board(world), label="Start")
+    assert live.game is not None
+    game = Game.new(live.rules, live.game.players, hands=["3S 9C", "2H"], leader=0)
+    game.play(0, "3S")
+    live.game = game  # a position where seat 1 could only go out on a 2
+    seat = 1
+    person = ps[seat] if live.seats[seat].user_id == ps[seat].id else ps[0]
+    hand = await open_hand(world, person)
+    chosen = await select(person, hand, game.hand(seat))
+    assert button(chosen, "Play").disabled
+    assert "You may not go out on a 2 at this table." in chosen.content, chosen.content
