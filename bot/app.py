@@ -37,7 +37,7 @@ from data import Store
 log = logging.getLogger(__name__)
 
 # cogs.admin after cogs.tienlen: its group joins /tienlen
-EXTENSIONS = ("cogs.tienlen", "cogs.economy", "cogs.admin")
+EXTENSIONS = ("cogs.tienlen", "cogs.economy", "cogs.admin", "cogs.reactions")
 CHANNEL_ROUTE = re.compile(r"/channels/(\d+)/")
 # Routes outside the global limit: interaction answers and the interaction token's webhook.
 EXEMPT_ROUTE = re.compile(r"/interactions/\d+/[^/]+/callback|/webhooks/\d+/[^/]+")

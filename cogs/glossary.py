@@ -174,6 +174,7 @@ _REASONS = {
     "chop": NP_("reason", "chop"),
     "penalty": NP_("reason", "2s or bombs left"),
     "instant_win": NP_("reason", "instant win"),
+    "feed": NP_("reason", "fed the last card"),
 }
 
 
@@ -189,6 +190,7 @@ _PRESETS = {
     "pagat": NP_("preset", "pagat"),
     "vc": NP_("preset", "vc"),
     "online": NP_("preset", "online"),
+    "vn_house": NP_("preset", "Vietnamese house"),
 }
 
 
@@ -218,6 +220,8 @@ OPTIONS: dict[str, str] = {
     "three_player_17": N_("17 cards each with 3 players"),
     "double_quad": N_("Two consecutive quads are a bomb"),
     "cong": N_("Frozen players (no card played when someone goes out) pay double"),
+    "anti_feed": N_("Who lets a last card out pays for everyone"),
+    "no_two_last": N_("No going out on a 2"),
 }
 """Every rule option's label (a test checks that every field of :class:`Rules` has one)."""
 
@@ -240,6 +244,9 @@ _VALUES: dict[tuple[str, str], str] = {
     ("card_exchange", "off"): N_("no exchange"),
     ("card_exchange", "san_jose"): N_("losers give their highest, winners give back"),
     ("card_exchange", "tribute"): N_("losers give their two highest, nothing back"),
+    ("anti_feed", "off"): N_("nobody pays for feeding"),
+    ("anti_feed", "on"): N_("on: a low single led or answered, or a pass, that lets it out"),
+    ("anti_feed", "lead_only"): N_("only a low single led that lets it out"),
 }
 """The words of every value of options that are not on/off."""
 
@@ -326,12 +333,21 @@ def engine_refusal(w: Words, error: TienLenError, waiting_for: str | None = None
                        token=data.get("token", "?"))
         case Cause.DUPLICATE:
             return w._("{card} is given more than once.", card=data.get("card", "?"))
+        case Cause.NO_TWO_LAST if data.get("out"):
+            return w._("You may not go out on a 2 at this table.")
+        case Cause.NO_TWO_LAST:
+            return w._("That would leave you only 2s, and you may not go out on a 2 at this "
+                       "table.")
         case Cause.OPTION_FORMAT:
             return w._("Write each option as name=value; {part} is not.",
                        part=data.get("part", "?"))
         case Cause.UNKNOWN_OPTION:
             return w._("There is no rule option {name}. Options: {options}.",
                        name=data.get("name", "?"), options=", ".join(data.get("options", ())))
+        case Cause.OPTION_VALUE if data.get("choices"):
+            return w._("Option {option}: {value} is not allowed; choose one of {choices}.",
+                       option=data.get("name", "options"), value=data.get("value", "?"),
+                       choices=", ".join(data["choices"]))
         case Cause.OPTION_VALUE:
             return w._("Option {option}: {value} is not allowed.",
                        option=data.get("name", "options"), value=data.get("value", "?"))

@@ -9,6 +9,7 @@ Mentions (`<@id>`) are written only here and in the cogs.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 
@@ -49,11 +50,13 @@ from cogs.tables import (
     TooFewSeats,
     UnknownLevel,
 )
+from cogs.tables.reactions import ReactionTooSoon, UnknownReaction
 from engine import (
     Card,
     Chopped,
     Event,
     Exchanged,
+    Fed,
     Frozen,
     InstantWin,
     Passed,
@@ -135,6 +138,9 @@ def describe_event(w: Words, event: Event, name: Callable[[int], str], *,
         case Frozen(seats=seats):
             return w._("Cóng: {players} never played a card (last places, payments doubled)",
                        players=", ".join(name(s) for s in seats))
+        case Fed(feeder=feeder, seat=seat):
+            return w._("Fed: {feeder} let {player} out on the last card and pays for "
+                       "everyone", feeder=name(feeder), player=name(seat))
         case InstantWin(seat=seat, kind=kind, multiplier=times):
             return w._("{player} wins at once: {win}", player=name(seat),
                        win=glossary.instant_win(w, kind, times))
@@ -303,6 +309,12 @@ def refusal(w: Words, error: TableError) -> str:
                               len(cards), cards=glossary.cards(cards))
         case TableChanged():
             return w._("The table changed at the same moment; nothing was played.")
+        case UnknownReaction():
+            return w._("This reaction is not known.")
+        case ReactionTooSoon(seconds=seconds):
+            left = max(1, math.ceil(seconds))
+            return w.ngettext("One reaction every 3 seconds: wait {n} more second.",
+                              "One reaction every 3 seconds: wait {n} more seconds.", left)
         case StoreRefused():
             return w._("The game could not start; nothing was changed.")
         case ActionRefused(error=engine_error, waiting_for=waiting):

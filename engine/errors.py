@@ -70,13 +70,16 @@ class Cause(StrEnum):
     """``card`` is given ``times`` times with ``decks`` decks."""
     BAD_DEAL = "bad_deal"
     """The hands given to a new game are not a deal."""
+    NO_TWO_LAST = "no_two_last"
+    """With ``no_two_last``: ``out`` true when the play would go out on a 2, false when it would
+    leave nothing but 2s in the hand (they could never go out)."""
     OPTION_FORMAT = "option_format"
     """``part``: a rule option text that is not ``name=value``."""
     UNKNOWN_OPTION = "unknown_option"
     """``name``: no rule option has that name; ``options``: the names there are."""
     OPTION_VALUE = "option_value"
     """``name``: the rule option (``options`` when no single one is to blame) refuses ``value``
-    (the text given)."""
+    (the text given); ``choices``: the values it takes (empty when no single one is to blame)."""
 
 
 class TienLenError(ValueError):

@@ -22,6 +22,7 @@ __all__ = [
     "Dealt",
     "Event",
     "Exchanged",
+    "Fed",
     "Frozen",
     "GameOver",
     "InstantWin",
@@ -163,6 +164,18 @@ class Frozen(_Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Fed(_Event):
+    """With ``anti_feed`` (đền bài): right after the :class:`WentOut` of the first player out,
+    ``seat``, whom ``feeder`` fed (see :func:`engine.house.feeds`); ``feeder`` pays the table's
+    losses of the game. ``how``: ``"lead"``, ``"answer"`` or ``"pass"``."""
+
+    TYPE: ClassVar[str] = "fed"
+    feeder: int
+    seat: int
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
 class InstantWin(_Event):
     TYPE: ClassVar[str] = "instant_win"
     seat: int
@@ -180,14 +193,15 @@ class GameOver(_Event):
 
 
 Event = (
-    Dealt | Exchanged | Played | Passed | Chopped | TrickWon | WentOut | Frozen | InstantWin
+    Dealt | Exchanged | Played | Passed | Chopped | TrickWon | WentOut | Frozen | Fed | InstantWin
     | GameOver
 )
 
 _TYPES: dict[str, type[_Event]] = {
     cls.TYPE: cls
     for cls in (
-        Dealt, Exchanged, Played, Passed, Chopped, TrickWon, WentOut, Frozen, InstantWin, GameOver
+        Dealt, Exchanged, Played, Passed, Chopped, TrickWon, WentOut, Frozen, Fed, InstantWin,
+        GameOver,
     )
 }
 
@@ -227,6 +241,8 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
         return WentOut(int(data["seat"]), int(data["place"]))
     if kind == "frozen":
         return Frozen(tuple(int(s) for s in data["seats"]), tuple(int(p) for p in data["places"]))
+    if kind == "fed":
+        return Fed(int(data["feeder"]), int(data["seat"]), str(data["how"]))
     if kind == "instant_win":
         return InstantWin(int(data["seat"]), InstantWinKind(data["kind"]), int(data["multiplier"]))
     if kind == "game_over":

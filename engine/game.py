@@ -44,6 +44,7 @@ from engine.events import (
     Dealt,
     Event,
     Exchanged,
+    Fed,
     Frozen,
     GameOver,
     InstantWin,
@@ -53,6 +54,7 @@ from engine.events import (
     WentOut,
     event_from_dict,
 )
+from engine.house import feeds, two_last_refused
 from engine.outcome import InstantWinKind, Outcome, Termination, instant_win_of
 from engine.rules import Rules
 
@@ -103,6 +105,8 @@ class Game:
         self._pending: dict[int, int] = {}
         self._return_to: dict[int, int] = {}
         self._frozen: list[int] = []  # with cong: seats frozen when the first player went out
+        # with anti_feed: (feeder, fed seat, how) of the latest feed, until the fed seat acts
+        self._feed: tuple[int, int, str] | None = None
         self._layout: Layout = Rules().layout
         self.events = []
         self.outcome = None
@@ -404,16 +408,50 @@ class Game:
                 must = self._must
                 if must:
                     plays = [c for c in plays if c[1] & must]
-                return plays
-            return legal_responses(hand, table, self.rules, self.chop_context)
+                return self._without_two_last(hand, plays, True)
+            return self._without_two_last(
+                hand, legal_responses(hand, table, self.rules, self.chop_context), False)
         if not self._out_of_turn_window(seat):
             return []
         assert self.table is not None
-        return [
+        return self._without_two_last(hand, [
             c
             for c in legal_responses(hand, self.table, self.rules, self.chop_context)
             if self._may_chop_out_of_turn(c)
-        ]
+        ], False)
+
+    def _without_two_last(self, hand: int, plays: list[Combo], leading: bool) -> list[Combo]:
+        rules = self.rules
+        if not rules.no_two_last:
+            return plays
+        return [c for c in plays if not two_last_refused(rules, hand, c[1], leading)]
+
+    def _check_two_last(self, seat: int, combo: Combo) -> None:
+        hand = self._hands[seat]
+        if two_last_refused(self.rules, hand, combo[1], self.table is None):
+            out = hand == combo[1]
+            raise IllegalPlay(
+                "you may not go out on a 2" if out
+                else "that would leave you only 2s, and you may not go out on a 2",
+                cause=Cause.NO_TWO_LAST, out=out)
+
+    def would_feed(self, seat: int, play: CardsLike | Combo | None) -> bool:
+        """With ``anti_feed``: whether the seat on turn, playing ``play`` (``None``: passing),
+        feeds the next player, who holds one card (see :func:`engine.house.feeds`)."""
+        if self.rules.anti_feed == "off" or seat != self.current or self.phase is not Phase.PLAY:
+            return False
+        combo = None if play is None else self._combo_of(seat, play)
+        return self._feed_of(seat, combo) is not None
+
+    def _feed_of(self, seat: int, combo: Combo | None) -> tuple[int, int, str] | None:
+        nxt = self._next_active(seat)
+        if nxt is None:
+            return None
+        if not feeds(self.rules, self._hands[seat], self.table, combo,
+                     count_cards(self._hands[nxt]), bool(self._places)):
+            return None
+        how = "pass" if combo is None else ("lead" if self.table is None else "answer")
+        return (seat, nxt, how)
 
     def _out_of_turn_window(self, seat: int) -> bool:
         """Whether ``seat`` (not the one to act) may chop out of turn now: the table shows 2s or
@@ -481,6 +519,7 @@ class Game:
             if not beats_mask(self.rules, combo[0], combo[1], self.table[0], self.table[1],
                               self.chop_context):
                 raise self._does_not_beat(combo, self.table)
+            self._check_two_last(seat, combo)
             return combo, True
         combo = self._combo_of(seat, cards)
         table = self.table
@@ -496,6 +535,7 @@ class Game:
         elif not beats_mask(self.rules, combo[0], combo[1], table[0], table[1],
                             self.chop_context):
             raise self._does_not_beat(combo, table)
+        self._check_two_last(seat, combo)
         return combo, False
 
     def _raise_not_turn(self, seat: int) -> None:
@@ -551,6 +591,9 @@ class Game:
                 chop = True
                 chained = self.chop_context
         cards = tuple(layout.cards(mask))
+        fed = self._feed
+        if self.rules.anti_feed != "off":
+            self._feed = None if out_of_turn else self._feed_of(seat, combo)
         events.append(Played(seat, cards, kind, self.trick, out_of_turn, chop))
         if chained:
             assert table is not None
@@ -570,6 +613,8 @@ class Game:
         if not self._hands[seat]:
             self._places.append(seat)
             events.append(WentOut(seat, len(self._places)))
+            if len(self._places) == 1 and fed is not None and fed[1] == seat:
+                events.append(Fed(fed[0], seat, fed[2]))
             if len(self._places) == 1 and self.rules.cong:
                 self._freeze(seat)
             if self.rules.end == "first_out":
@@ -680,6 +725,8 @@ class Game:
 
     def _apply_pass(self, seat: int) -> list[Event]:
         start = len(self.events)
+        if self.rules.anti_feed != "off":
+            self._feed = self._feed_of(seat, None)
         self.events.append(Passed(seat, self.trick))
         self._passed.add(seat)
         self.version += 1
@@ -777,6 +824,7 @@ class Game:
             "version": self.version,
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
             "events": self._logged(),
+            **({} if self._feed is None else {"feed": list(self._feed)}),
         }
 
     def _logged(self) -> list[dict[str, Any]]:
@@ -828,6 +876,8 @@ class Game:
         game._must = 0 if must is None else layout.bit_of[parse_cards(must)[0]]
         game._places = [int(s) for s in data["places"]]
         game._frozen = [int(s) for s in data.get("frozen", [])]
+        feed = data.get("feed")
+        game._feed = None if feed is None else (int(feed[0]), int(feed[1]), str(feed[2]))
         game._pending = {int(k): int(v) for k, v in data["pending_returns"].items()}
         game._return_to = {int(k): int(v) for k, v in data["return_to"].items()}
         game.version = int(data["version"])

@@ -12,8 +12,10 @@ from engine.cards import Layout, Suit, layout_for
 from engine.errors import Cause, RuleOptionError
 
 __all__ = [
+    "ANTI_FEED",
     "CARD_EXCHANGE",
     "CHOP_AFTER_PASS",
+    "AntiFeed",
     "CardExchange",
     "ChopAfterPass",
     "ChopTable",
@@ -47,6 +49,13 @@ the winner and the second-to-last their highest to the second, who give back as 
 their choice; ``tribute`` the last and the second-to-last give their two highest to the winner and
 the second, and nothing is given back."""
 CARD_EXCHANGE: tuple[CardExchange, ...] = ("off", "san_jose", "tribute")
+
+AntiFeed = Literal["off", "on", "lead_only"]
+"""Đền bài (docs/RULES_ENGINE.md, "Đền bài"): when the next player holds one card, the player on
+turn must lead or answer with their highest single (and may not pass while holding a single that
+beats the table); if they do not and that player goes out first in that trick, the feeder pays the
+table's losses. ``lead_only``: only a low single led counts (the variation some tables play)."""
+ANTI_FEED: tuple[AntiFeed, ...] = ("off", "on", "lead_only")
 
 _YES = {"true", "on", "yes", "1"}
 _NO = {"false", "no", "0"}
@@ -111,6 +120,11 @@ class Rules(BaseModel):
     cong: bool = False
     """"Cóng": when the first player goes out, those who have not played a card are frozen: they
     take the last places at once and every payment they make is doubled."""
+    anti_feed: AntiFeed = "off"
+    """Đền bài: see :data:`AntiFeed`."""
+    no_two_last: bool = False
+    """Cấm đánh 2 cuối: a play that contains a 2 may not empty the hand, and no play may leave a
+    hand of nothing but 2s (they could never go out)."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "southern": {},
@@ -140,12 +154,24 @@ class Rules(BaseModel):
             "instant_wins": True,
             "reverse_order_each_game": True,
         },
+        "vn_house": {
+            "anti_feed": "on",
+            "no_two_last": True,
+            "cong": True,
+            "chop_bonus": True,
+            "deuce_penalty": True,
+        },
     }
 
     @field_validator("chop_after_pass", mode="before")
     @classmethod
     def _parse_chop_after_pass(cls, value: object) -> object:
         return _old_switch(value, "pairs")
+
+    @field_validator("anti_feed", mode="before")
+    @classmethod
+    def _parse_anti_feed(cls, value: object) -> object:
+        return _old_switch(value, "on")
 
     @field_validator("card_exchange", mode="before")
     @classmethod
@@ -179,7 +205,8 @@ class Rules(BaseModel):
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """The named preset: ``southern`` (the default), ``pagat``, ``vc`` or ``online``."""
+        """The named preset: ``southern`` (the default), ``pagat``, ``vc``, ``online`` or
+        ``vn_house``."""
         key = name.strip().lower()
         if key not in cls.PRESETS:
             raise ValueError(
@@ -231,8 +258,12 @@ class Rules(BaseModel):
             where = str(loc[0]) if loc and str(loc[0]) in update else "options"
             given = update[where] if where in update else " ".join(
                 f"{n}={v}" for n, v in update.items())
+            # the values it takes, when they are a closed list (not the suit order's examples)
+            choices = self.option_values().get(where, ()) if where != "suit_order" else ()
+            extra = {"choices": choices} if choices else {}
             raise RuleOptionError(f"option {where}: {first.get('msg', 'bad value')}",
-                                  cause=Cause.OPTION_VALUE, name=where, value=given) from None
+                                  cause=Cause.OPTION_VALUE, name=where, value=given,
+                                  **extra) from None
 
     @classmethod
     def option_values(cls) -> dict[str, tuple[str, ...]]:
@@ -336,4 +367,10 @@ class Rules(BaseModel):
             ("Two consecutive quads are a bomb", on[self.double_quad]),
             ("Cóng: players without a play when someone goes out pay double",
              on[self.cong]),
+            (
+                "Who lets a last card out pays for everyone",
+                {"off": "off", "on": "on", "lead_only": "only for a low single led"}[
+                    self.anti_feed],
+            ),
+            ("No going out on a 2", on[self.no_two_last]),
         ]

@@ -27,6 +27,10 @@ Choices this module makes where the rules leave room:
 * **Cóng.** With ``cong``, every scheme payment (places, loser_pays, cards_left, pot) a frozen
   seat makes is doubled: each payee receives twice its share. Chop bonuses and the deuce penalty
   are not doubled, and the caps below still apply.
+* **Đền bài.** With ``anti_feed``, when the log holds a :class:`Fed` event, every scheme payment
+  and every penalty for 2s left that another seat owes is owed by the feeder instead (reason
+  ``feed``; a frozen seat's doubled share stays doubled); what a seat owed the feeder is dropped
+  (the feeder cannot pay itself). Chop bonuses stay with who was chopped. The caps still apply.
 * **Computer players hold no chips.** A seat whose balance is ``None`` is a computer player:
   obligations from or to it are listed (``owed``) but ``paid`` is 0, so people neither win chips
   from nor lose chips to the house (no farming easy computer players; the chips in a server only
@@ -56,7 +60,7 @@ from typing import Literal
 
 from engine.cards import Card, Rank
 from engine.errors import WrongPhase
-from engine.events import Chopped, Dealt, Event, Exchanged, GameOver, Played, TrickWon
+from engine.events import Chopped, Dealt, Event, Exchanged, Fed, GameOver, Played, TrickWon
 from engine.outcome import Outcome
 from engine.rules import Rules
 
@@ -72,13 +76,15 @@ __all__ = [
     "settle",
 ]
 
-Reason = Literal["place", "loser_pays", "cards_left", "pot", "chop", "penalty", "instant_win"]
+Reason = Literal["place", "loser_pays", "cards_left", "pot", "chop", "penalty", "instant_win",
+                 "feed"]
 REASONS: tuple[Reason, ...] = (
     "instant_win",
     "place",
     "loser_pays",
     "cards_left",
     "pot",
+    "feed",
     "chop",
     "penalty",
 )
@@ -309,6 +315,18 @@ def final_hands(log: Sequence[Event]) -> list[list[Card]]:
     return [layout.cards(m) for m in hands]
 
 
+def _fed(losses: list[_Obligation], feeder: int) -> list[_Obligation]:
+    """Đền bài: the feeder owes what the others owe; what they owed the feeder is dropped."""
+    out: list[_Obligation] = []
+    for ob in losses:
+        if ob.payer == feeder:
+            out.append(ob)
+        elif ob.payee != feeder:
+            out.append(_Obligation(feeder, ob.payee, "feed", ob.units,
+                                   f"đền bài: {ob.detail} (seat {ob.payer})"))
+    return out
+
+
 _DOUBLED_BY_CONG: frozenset[Reason] = frozenset({"place", "loser_pays", "cards_left", "pot"})
 
 
@@ -379,11 +397,14 @@ def settle(outcome: Outcome | None, log: Sequence[Event], stake: int,
                 else ob
                 for ob in scheme
             ]
-        obligations += scheme
+        penalties = _penalties(rules, log, places, dict(left)) if rules.deuce_penalty else []
+        losses = scheme + penalties
+        fed = next((e for e in log if isinstance(e, Fed)), None)
+        if fed is not None and rules.anti_feed != "off":
+            losses = _fed(losses, fed.feeder)
+        obligations += losses
         if rules.chop_bonus:
             obligations += _chops(log)
-        if rules.deuce_penalty:
-            obligations += _penalties(rules, log, places, dict(left))
 
     # One line per payer, payee and reason, in a stable order.
     merged: dict[tuple[int, int, Reason], tuple[Fraction, list[str]]] = {}

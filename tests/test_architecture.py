@@ -5,8 +5,9 @@ Every `import` is read with `ast`, lazy imports inside functions included:
 * `data` imports nothing of `bot`, `cogs` or `discord`;
 * the table layer (`cogs.tables`) and `cogs.words` import neither `discord` nor a cog nor `bot`;
 * the pictures (`cogs.pictures`) import only `engine` (no `discord`, `data`, cog or `bot`);
-* the words' helpers are Discord-free too: `cogs.glossary` (the game's vocabulary) imports only
-  the engine and `cogs.i18n`, and `cogs.i18n` (catalogues, languages) nothing of ours;
+* the words' helpers are Discord-free too: `cogs.glossary` (the game's vocabulary) and
+  `cogs.callouts` (the table's shouts) import only the engine, `cogs.glossary` and `cogs.i18n`,
+  and `cogs.i18n` (catalogues, languages) nothing of ours;
 * `cogs.guard` (the edge every interaction passes) imports nothing of ours but `cogs.i18n`, so
   its refusals are in the catalogues like every other sentence;
 * no two modules import each other, directly or around a circle. Imports under
@@ -34,6 +35,8 @@ RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("cogs.words", ("bot", "cogs", "discord"),
      ("cogs.tables", "cogs.words", "cogs.glossary", "cogs.i18n")),
     ("cogs.glossary", ("bot", "cogs", "data", "discord"), ("cogs.glossary", "cogs.i18n")),
+    ("cogs.callouts", ("bot", "cogs", "data", "discord"),
+     ("cogs.callouts", "cogs.glossary", "cogs.i18n")),
     ("cogs.i18n", ("bot", "cogs", "data", "discord", "engine"), ("cogs.i18n",)),
     ("cogs.guard", ("bot", "cogs", "data", "engine"), ("cogs.guard", "cogs.i18n")),
 )

@@ -82,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, default=None, help="write the summary here")
     parser.add_argument("--quiet", action="store_true", help="print only the final report")
+    parser.add_argument("--reactions", type=float, default=0.0,
+                        help="reactions a second per table, pressed on the board's select at a "
+                             "steady rate by its people in turn (default 0: none)")
     args = parser.parse_args(argv)
     if args.database is not None:
         try:
@@ -107,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         workdir=args.workdir,
         quiet=args.quiet,
         database=args.database,
+        reactions=args.reactions,
     )
     result = asyncio.run(run_load(config))
     print(result.report(), flush=True)

@@ -40,6 +40,7 @@ class LoadConfig:
     response_timeout: float = 10.0
     stale_after: float = 10.0  # no board change this long while playing: a person checks the hand
     seed: int = 1
+    reactions: float = 0.0  # reactions a second per table, through the board's select (0: none)
     workdir: Path | None = None
     quiet: bool = False
     # the bot's store: a DATABASE_URL (postgresql://… or sqlite:///…); None: a fresh SQLite

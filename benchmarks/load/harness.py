@@ -358,6 +358,31 @@ class Harness:
                 return
         return
 
+    async def reactor(self, table: Table) -> None:
+        """Reactions at a steady rate (``--reactions`` a second) on the table's board, by its
+        people in turn (each one is still held to the bot's 3-second cooldown)."""
+        assert self.fake is not None
+        keys = ("like", "laugh", "wow", "angry", "cry", "fire", "nice", "cheat", "again", "hurry")
+        period = 1.0 / self.cfg.reactions
+        turn = 0
+        while not table.done.is_set() and not self.stopping:
+            await asyncio.sleep(period)
+            board = table.ch.board
+            if board is None or table.id is None or not self.bot_up.is_set():
+                continue
+            if board.find_component(f"tl:r:{table.id}") is None:
+                continue  # the lobby: no select
+            me = table.humans[turn % len(table.humans)]
+            turn += 1
+            try:
+                handle = await self.fake.click(me, board, f"tl:r:{table.id}",
+                                               values=[self.rng.choice(keys)])
+                await handle.response(self.cfg.response_timeout)
+            except Exception as error:  # a board replaced meanwhile, a kill
+                self.log(f"reaction not sent: {type(error).__name__}")
+                continue
+            self.result.reactions += 1
+
     async def press(self, me: FakeUser, hand: StoredMessage, op: str) -> str | None:
         """Press an action button of the hand; returns the refusal text, or None when done."""
         await self.think()
@@ -508,7 +533,8 @@ class Harness:
             async def table_task(table: Table) -> None:
                 try:
                     await staggered(table)
-                    await asyncio.gather(*(self.person(table, u) for u in table.humans))
+                    await asyncio.gather(*(self.person(table, u) for u in table.humans),
+                                         *([self.reactor(table)] if cfg.reactions > 0 else []))
                 except Exception as error:
                     self.error(f"table {table.index}: {type(error).__name__}: {error}")
                 finally:

@@ -50,6 +50,7 @@ class LoadResult:
     errors: list[str] = dataclasses.field(default_factory=list)
     lost_to_kill: int = 0
     stale_checks: int = 0
+    reactions: int = 0  # reactions pressed on the boards (``--reactions``)
     kills_done: int = 0
     disconnects: int = 0
     resumes: int = 0
@@ -184,6 +185,7 @@ class LoadResult:
             "rejections": dict(self.rejections),
             "lost_to_kill": self.lost_to_kill,
             "stale_checks": self.stale_checks,
+            "reactions": self.reactions,
             "disconnects": self.disconnects,
             "resumes": self.resumes,
             "identifies": self.identifies,
@@ -231,7 +233,8 @@ class LoadResult:
             f"{s['identifies']}) · kills {s['kills']} (interactions lost to kills "
             f"{s['lost_to_kill']})",
             f"rejections           {s['rejections'] or 'none'} · stale-board checks "
-            f"{s['stale_checks']} · bot warnings {s['bot_warnings']}",
+            f"{s['stale_checks']} · bot warnings {s['bot_warnings']} · reactions "
+            f"{s['reactions']}",
             f"errors               {s['errors']}",
             *(f"  - {e}" for e in self.errors[:20]),
             f"bot exit code        {s['exit_code']}",

@@ -55,6 +55,8 @@ class BoardWords:
     passed: str = "PASSED"
     away: str = "AWAY"
     out: str = "OUT"
+    last_card: str = "LAST CARD"
+    """The flag of a seat on its last card (báo 1 lá)."""
     places: tuple[str, ...] = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
     def place(self, place: int) -> str:

@@ -41,6 +41,7 @@ MARK_PASSED = (96, 104, 112)
 MARK_AWAY = (222, 130, 40)
 PLACE_COLOURS = ((246, 196, 62), (196, 204, 212), (205, 140, 82))
 MARK_OUT = (92, 150, 220)
+MARK_LAST = (214, 48, 49)
 
 PLATE_W, PLATE_H = 220, 100
 NAME_SIZE = 21
@@ -119,6 +120,8 @@ def _mark(view: BoardView, seat: SeatView) -> tuple[str, tuple[int, int, int],
         return words.place(seat.place), _place_colour(seat.place), TEXT_DARK
     if seat.cards == 0:
         return words.out, MARK_OUT, TEXT
+    if seat.cards == 1 and not view.finished:
+        return words.last_card, MARK_LAST, TEXT
     if seat.away:
         return words.away, MARK_AWAY, TEXT_DARK
     if seat.passed and not view.finished:

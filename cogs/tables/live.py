@@ -247,6 +247,10 @@ class LiveTable:
     previous_seats: list[dict[str, Any]] | None = None
     afk: list[int] = field(default_factory=list)
     auto: list[bool] = field(default_factory=list)
+    reactions: list[Any] = field(default_factory=list)
+    """Reactions waiting for the next board refresh (:mod:`cogs.tables.reactions`)."""
+    reactions_upto: int = 0
+    """The change counter the board last went out at: older reactions are not shown again."""
     deadline: float | None = None
     deadline_version: int = -1  # the game version the deadline was armed for
     turn_reminder: int | None = None

@@ -263,12 +263,8 @@ class Scheduling:
             before = len(game.events)
             if game.phase is Phase.EXCHANGE:
                 game.return_cards(seat, ai.choose_returns(game, seat, Level.NORMAL))
-            elif game.table is None:
-                singles = [c for c in game.legal_plays(seat) if c.kind is ComboKind.SINGLE]
-                lowest = min(singles, key=lambda c: c.top) if singles else game.legal_plays(seat)[0]
-                game.play(seat, list(lowest.cards))
             else:
-                game.pass_turn(seat)
+                _timed_out(game, seat)
             live.clock_events.extend(  # the clock's action, not the person's: said so
                 i for i in range(before, len(game.events)) if acted(game.events[i], seat))
             if live.afk[seat] >= MAX_TIMEOUTS:
@@ -357,7 +353,7 @@ class Scheduling:
             if live.board_rendered == live.changes:  # an interaction answer showed it meanwhile
                 return
             live.last_board_edit = rendered_at = loop.time()
-            live.board_rendered = live.changes
+            live.board_rendered = drawn = live.changes
             try:
                 await self.publisher.publish_board(live)
             except BoardUnavailable as error:
@@ -372,6 +368,7 @@ class Scheduling:
                 await asyncio.sleep(pause)
             else:
                 failures = 0
+                live.reactions_upto = max(live.reactions_upto, drawn)
                 self._board_shown(live, rendered_at)
 
     async def _board_lost(self, live: LiveTable, error: BoardUnavailable) -> None:
@@ -399,6 +396,7 @@ class Scheduling:
         or sent (a computer's move) is not on it: the board is refreshed again for it."""
         shown = live.changes if changes is None else changes
         live.board_rendered = shown
+        live.reactions_upto = shown
         now = asyncio.get_running_loop().time()
         live.last_board_edit = now
         self._board_shown(live, now)
@@ -418,3 +416,21 @@ class Scheduling:
             return True
         now = datetime.fromtimestamp(self.wall_clock(), UTC)
         return now - posted > BOARD_MAX_AGE
+
+
+def _timed_out(game: Game, seat: int) -> None:
+    """The clock's move for a seat that let its time run out: lead the lowest single (or the
+    first legal lead), or pass. With ``anti_feed`` it never feeds: it plays the highest single
+    instead of a low one, or instead of a pass that would be a feed."""
+    plays = game.legal_plays(seat)
+    singles = sorted((c for c in plays if c.kind is ComboKind.SINGLE), key=lambda c: c.top)
+    if game.table is not None:
+        if singles and game.would_feed(seat, None) and not game.would_feed(seat, singles[-1]):
+            game.play(seat, list(singles[-1].cards))  # passing would feed: beat it instead
+        else:
+            game.pass_turn(seat)
+        return
+    choice = singles[0] if singles else plays[0]
+    if singles and game.would_feed(seat, choice):
+        choice = singles[-1]
+    game.play(seat, list(choice.cards))

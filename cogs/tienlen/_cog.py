@@ -74,7 +74,8 @@ class EngineRefusal(Refusal):
         return glossary.engine_refusal(w, self.error)
 
 
-PresetName = Literal["southern", "pagat", "vc", "online"]  # Rules.preset_names(), tested
+# Rules.preset_names(), tested
+PresetName = Literal["southern", "pagat", "vc", "online", "vn_house"]
 STAKES = limits.STAKE  # one definition of each range: engine.limits
 TURN_SECONDS = limits.TURN_SECONDS
 REMINDER_SECONDS = limits.TURN_REMINDER

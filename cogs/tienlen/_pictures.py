@@ -102,6 +102,7 @@ def board_words(w: Words) -> BoardWords:
         passed=w._("PASSED"),
         away=w._("AWAY"),
         out=w._("OUT"),
+        last_card=w._("LAST CARD"),
         places=tuple(glossary.place(w, n) for n in range(1, 9)),
     )
 

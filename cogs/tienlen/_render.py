@@ -8,10 +8,13 @@ from typing import Any
 
 import discord
 
-from cogs import glossary, words
+from cogs import callouts, glossary, words
 from cogs.i18n import N_, Words
 from cogs.i18n import words as words_of
+from cogs.reactions import ReactionSelect
+from cogs.reactions._views import select_for
 from cogs.tables import LiveTable, TablePhase
+from cogs.tables import reactions as reacts
 from engine import Card, Level, Phase, Rules
 
 from . import selection as sel
@@ -134,11 +137,16 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
                 lines.append(w._("**To beat:** {cards}", cards=cards))
         else:
             lines.append(w._("**To beat:** nothing — a new lead"))
+    lines += _callout_lines(w, live)
+    beside, seated, others = _reactions(w, live)
     if live.phase is not TablePhase.FINISHED:  # the results list every seat already
         lines.append("")
-        lines += [_seat_line(w, live, i) for i in range(len(live.seats))]
+        lines += [_seat_line(w, live, i) + beside.get(i, "") for i in range(len(live.seats))]
     else:  # the board is a lobby again, below the results
         lines += ["", *_seat_lines(w, live), "", _between_games_help(w, live)]
+        others = [*seated, *others]
+    if others:
+        lines.append(w._("Reactions: {reactions}", reactions=" · ".join(others)))
     recent = [line for i, e in enumerate(game.events)
               if (line := words.board_event(w, live, e, i))][-RECENT:]
     if recent:
@@ -146,8 +154,10 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     if pictured:
         embed.set_footer(text=head.replace("**", ""))
-    if live.phase is TablePhase.FINISHED:
-        return {"content": content, "embed": embed, "view": _between_games_view(w, live)}
+    if live.phase is TablePhase.FINISHED:  # a lobby again; reactions still welcome
+        finished = _between_games_view(w, live)
+        finished.add_item(_reaction_select(w, table.id))
+        return {"content": content, "embed": embed, "view": finished}
     view = SentView()
     view.add_item(BoardButton(table.id, "hand", label=w._("My hand"),
                               style=discord.ButtonStyle.primary))
@@ -155,6 +165,7 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
                               style=discord.ButtonStyle.secondary))
     view.add_item(BoardButton(table.id, "rules", label=w._("Rules"),
                               style=discord.ButtonStyle.secondary))
+    view.add_item(_reaction_select(w, table.id))
     return {"content": content, "embed": embed, "view": view}
 
 
@@ -167,6 +178,44 @@ def leave_confirmation(w: Words, live: LiveTable, game_id: int) -> dict[str, Any
                "you pay as the last place (with the cards you hold now). You leave the table "
                "after the game.", table=live.id)
     return {"content": text, "view": view}
+def _reaction_select(w: Words, table_id: int) -> ReactionSelect:
+    """The reaction select, on a row of its own (a board has at most 5 rows)."""
+    item = select_for(w, table_id)
+    item.row = 4
+    return item
+
+
+def _reactions(w: Words, live: LiveTable) -> tuple[dict[int, str], list[str], list[str]]:
+    """The reactions made since the board last went out: `` · 👍`` beside a seat, and
+    ``@x 👍`` for the seated and for each person who is not seated."""
+    beside: dict[int, str] = {}
+    seated: list[str] = []
+    others: list[str] = []
+    for r in reacts.shown(live):
+        text = callouts.reaction_text(w, r.key, reacts.EMOTES.get(r.key))
+        seat = live.seat_of(r.user_id)
+        named = f"{words.mention(r.user_id)} {text}"
+        if seat is not None:
+            beside[seat] = f" · {text}"
+            seated.append(named)
+        else:
+            others.append(named)
+    return beside, seated, others
+
+
+def _callout_lines(w: Words, live: LiveTable) -> list[str]:
+    """The latest call-outs ("@bob: last card!", "Chop! …"), drawn from the game's log in the
+    same render (so in the same coalesced edit) as the move."""
+    game = live.game
+    assert game is not None
+
+    def name(seat: int) -> str:
+        return words.seat_name(w, live, seat) if 0 <= seat < len(live.seats) else "?"
+
+    timeouts = [(i, seat) for i in live.clock_events if i < len(game.events)
+                for seat in [_actor_of(game.events[i])] if seat is not None]
+    shouts = callouts.latest(w, game.events, name, stake=live.table.stake, timeouts=timeouts)
+    return ["", *(f"📣 {line}" for line in shouts)] if shouts else []
 
 
 def _seat_line(w: Words, live: LiveTable, i: int) -> str:
@@ -268,3 +317,9 @@ def rules_embed(w: Words, rules: Rules, title: str) -> discord.Embed:
     for option, value in glossary.rules_lines(w, rules):
         embed.add_field(name=option, value=value, inline=True)
     return embed
+
+
+def _actor_of(event: object) -> int | None:
+    """The seat that made a play or a pass (the clock's actions are kept by their index)."""
+    seat = getattr(event, "seat", None)
+    return seat if isinstance(seat, int) else None

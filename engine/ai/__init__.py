@@ -23,6 +23,7 @@ from engine.cards import Card
 from engine.combos import Combo
 from engine.events import Exchanged, Played
 from engine.game import Game, Phase
+from engine.house import feeds, next_active
 from engine.level import Level
 
 __all__ = [
@@ -87,6 +88,23 @@ def _known(obs: Observation, unseen: int) -> dict[int, int]:
     return out
 
 
+def _no_feeding(obs: Observation, legal: list[Combo], can_pass: bool,
+                ) -> tuple[list[Combo], bool]:
+    """With ``anti_feed``: the plays (and whether passing) that feed nobody. A safe play is always
+    left: the highest single is never a feed, and passing is one only when it beats the table."""
+    rules = obs.rules
+    if rules.anti_feed == "off":
+        return legal, can_pass
+    nxt = next_active(obs.seat, obs.counts, obs.passed, obs.frozen, obs.direction)
+    if nxt is None or obs.counts[nxt] != 1 or obs.finished:
+        return legal, can_pass
+    hand, table = obs.hand_mask, obs.table
+    safe = [c for c in legal if not feeds(rules, hand, table, c, 1, False)]
+    if can_pass and feeds(rules, hand, table, None, 1, False):
+        can_pass = False
+    return (safe or legal), can_pass
+
+
 def choose(
     obs: Observation,
     level: Level | str,
@@ -107,7 +125,7 @@ def choose(
         if level is Level.NORMAL:
             return normal_choice(legal)
         return hard_respond(_ctx(obs), legal)
-    can_pass = obs.can_pass
+    legal, can_pass = _no_feeding(obs, legal, obs.can_pass)
     if level is Level.EASY:
         choice = easy_choice(legal, can_pass, rng)
     elif level is Level.NORMAL:

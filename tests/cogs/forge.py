@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import simcord
+from simcord import actors as simcord_actors
 from simcord.actors import ChannelHandle, _resolve_visible_command, _visible_message
 from simcord.backend import serializers
 from simcord.enums import AppCommandType, ComponentType, InteractionType
@@ -58,3 +59,31 @@ def reply_text(result: simcord.InteractionResult) -> str:
     messages = [m for m in [result.response, *result.followups] if m is not None]
     assert messages, f"no answer: {result!r}"
     return messages[-1].content
+
+
+async def forge_select(actor: Any, message: Any, custom_id: str, values: list[str], *,
+                       unseen: bool = False) -> simcord.InteractionResult:
+    """A choice of `values` in a select with `custom_id` on `message`, as a modified client would
+    send it (any values). ``unseen``: sent by someone the channel does not let see the message
+    (a real client could not; the interaction carries their permissions in the channel)."""
+    message = getattr(message, "message", message)
+    backend = actor._env.backend
+    stored = (backend.get_message(message.channel.id, message.id) if unseen
+              else _visible_message(actor, message))
+    payload = dict(serializers.message_payload(backend, stored))
+    payload["components"] = [{"type": 1, "components": [
+        {"type": ComponentType.STRING_SELECT, "custom_id": custom_id,
+         "options": [{"label": v, "value": v} for v in values]}]}]
+    channel = ChannelHandle(actor._env, getattr(actor, "guild", None),
+                            backend.get_channel(stored.channel_id))
+    check = simcord_actors._check_actor_channel
+    if unseen:  # SimCord's client-side check, which a modified client skips
+        simcord_actors._check_actor_channel = lambda actor, channel: None
+    try:
+        return await actor._dispatch_interaction(  # type: ignore[no-any-return]
+            InteractionType.MESSAGE_COMPONENT, channel,
+            {"custom_id": custom_id, "component_type": ComponentType.STRING_SELECT,
+             "values": values},
+            extra={"message": payload}, source_message_id=stored.id)
+    finally:
+        simcord_actors._check_actor_channel = check

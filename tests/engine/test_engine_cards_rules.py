@@ -61,7 +61,7 @@ def test_parse_never_crashes_unexpectedly(text: str) -> None:
 
 def test_presets_match_rules_md() -> None:
     assert Rules.preset("southern") == Rules()
-    assert Rules.preset_names() == ["southern", "pagat", "vc", "online"]
+    assert Rules.preset_names() == ["southern", "pagat", "vc", "online", "vn_house"]
     pagat = Rules.preset("pagat")
     assert (pagat.chop_table, pagat.chop_after_pass, pagat.end, pagat.scoring) == (
         "narrow", "off", "first_out", "cards_left")
@@ -80,8 +80,15 @@ def test_presets_match_rules_md() -> None:
     assert online.deuce_penalty
     assert online.instant_wins
     assert online.reverse_order_each_game
+    vn = Rules.preset("vn_house")
+    assert vn == Rules(anti_feed="on", no_two_last=True, cong=True, chop_bonus=True,
+                       deuce_penalty=True)
     for name in Rules.preset_names():
         rules = Rules.preset(name)
+        assert rules.preset_name() == name
+        if name == "vn_house":
+            continue
+        assert rules.anti_feed == "off" and not rules.no_two_last
         assert rules.card_exchange == "off"
         assert not rules.three_player_17
         assert not rules.double_quad

@@ -57,6 +57,13 @@ BOARDS: dict[str, BoardView] = {
             SeatView("Computer", 0, place=2, chips=0), SeatView("Long", 6, place=4, chips=-20),
         ),
     ),
+    # Báo 1 lá: seat 2 is on its last card (the red flag), seat 1 passed.
+    "board_last_card": BoardView(
+        table=9, stake=10,
+        seats=(SeatView("Ánh", 6, turn=True), SeatView("Bình", 8, passed=True),
+               SeatView("Chi", 1)),
+        to_beat=tuple(parse_cards("KD")), to_beat_by=2,
+    ),
     # Two players, a new lead.
     "board_lead": BoardView(
         table=5, stake=10, seats=(SeatView("Ánh", 12, turn=True), SeatView("Bình", 13)),
