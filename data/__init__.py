@@ -15,6 +15,7 @@ from data.errors import (
     UnknownTable,
     WrongStatus,
 )
+from data.history import HistoryEntry, HistoryPage
 from data.models import (
     ChipTransfer,
     DailyClaim,
@@ -40,6 +41,8 @@ __all__ = [
     "DatabaseUnavailable",
     "GameRecord",
     "GuildSettings",
+    "HistoryEntry",
+    "HistoryPage",
     "InsufficientChips",
     "InvalidInput",
     "LeaderboardEntry",

@@ -43,6 +43,7 @@ from data.errors import (
     UnknownTable,
     WrongStatus,
 )
+from data.history import HistoryQueries
 from data.models import (
     DailyClaim,
     GameRecord,
@@ -141,7 +142,7 @@ def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
     return _dialect_migrations(dialect)
 
 
-class Store:
+class Store(HistoryQueries):
     """Async access to the database. Create with ``await Store.open(url_or_path)``."""
 
     def __init__(
