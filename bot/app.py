@@ -34,7 +34,7 @@ from data import Store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tienlen", "cogs.economy")
+EXTENSIONS = ("cogs.tienlen", "cogs.economy", "cogs.history")
 CHANNEL_ROUTE = re.compile(r"/channels/(\d+)/")
 # Routes outside the global limit: interaction answers and the interaction token's webhook.
 EXEMPT_ROUTE = re.compile(r"/interactions/\d+/[^/]+/callback|/webhooks/\d+/[^/]+")

@@ -84,6 +84,12 @@ class Replay:
                 return k
         raise IndexError(f"there is no trick {trick}")
 
+    def step_events(self, k: int) -> tuple[Event, ...]:
+        """The events of step k (its action and what followed), without rebuilding the game."""
+        if not 0 <= k < len(self._ends):
+            raise IndexError(f"there is no step {k}")
+        return self.events[0 if k == 0 else self._ends[k - 1]:self._ends[k]]
+
     def __getitem__(self, k: int) -> Step:
         if not 0 <= k < len(self._ends):
             raise IndexError(f"there is no step {k} (0 to {len(self._ends) - 1})")
