@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -31,17 +31,34 @@ def _person(interaction: discord.Interaction[Any]) -> Words:
     return words(person_language(interaction.locale))
 
 
+@app_commands.describe(user="Whose games (default: yours)")
+async def _history(interaction: discord.Interaction[Any],
+                   user: discord.Member | None = None) -> None:
+    cog = interaction.client.get_cog("History")
+    assert isinstance(cog, HistoryCog), "the History cog is not loaded"
+    await cog.history(interaction, user)
+
+
+def history_command() -> app_commands.Command[Any, Any, None]:
+    """`/tienlen history [user]`, a subcommand of the TienLen cog's `/tienlen` group (added to
+    it by :func:`attach`, since that cog owns the group)."""
+    return app_commands.Command(name="history",
+                                description="Your last games here (or someone's), with replays",
+                                callback=_history)
+
+
 class HistoryCog(commands.Cog, name="History"):
     """Past games and their replays. `/tienlen history` is attached to the `/tienlen` group of
     the TienLen cog when this cog loads (that cog owns the group)."""
 
+    #: commands this cog adds to another cog's group (read by `cogs.i18n_catalogue` too)
+    attached_commands: ClassVar[tuple[app_commands.Command[Any, Any, None], ...]] = (
+        history_command(),)
+
     def __init__(self, bot: TienLenBot) -> None:
         self.bot = bot
         self.replays = Replays(bot.store)
-        self.history_command = app_commands.Command(
-            name="history", description="Your last games here (or someone's), with replays",
-            callback=HistoryCog.history, parent=None)
-        self.history_command.binding = self
+        self.history_command = history_command()
 
     async def cog_load(self) -> None:
         attach(self.bot, self.history_command)
@@ -56,7 +73,6 @@ class HistoryCog(commands.Cog, name="History"):
         await guard.handle_command_error(interaction, error)
 
     # ----------------------------------------------------------------- history
-    @app_commands.describe(user="Whose games (default: yours)")
     async def history(self, interaction: discord.Interaction[Any],
                       user: discord.Member | None = None) -> None:
         async with guard.guarded(interaction, "command history"):

@@ -45,7 +45,8 @@ def history_line(w: Words, entry: HistoryEntry) -> str:
                rules=preset_of(w, entry.rules_json), place=glossary.place(w, entry.place),
                seats=entry.seats, chips=chips)
     if entry.rating_change is not None:  # RANKED: shown once ratings are stored
-        line += " · " + w._("rating {change}", change=f"{entry.rating_change:+.1f}")
+        change = format(entry.rating_change, "+.1f")
+        line += " · " + w._("rating {change}", change=change)
     return line
 
 
