@@ -31,7 +31,7 @@ async def test_every_extension_loads_without_login(tmp_path: Path) -> None:
         assert {"tienlen", "leaderboard", "daily"} <= top
         group = bot.tree.get_command("tienlen")
         subs = {c.name for c in group.commands}  # type: ignore[union-attr]
-        assert subs == {"start", "stake", "hand", "rules", "stop", "settings", "stats"}
+        assert subs == {"start", "stake", "hand", "rules", "stop", "settings", "stats", "history"}
         assert bot.user is None  # never logged in
     finally:
         await bot.close()
