@@ -27,7 +27,7 @@ def history(w: Words, page: HistoryPage, who: str) -> dict[str, Any]:
                           description=text.history_text(w, page, who))
     view = SentView()
     for entry in page.entries:
-        view.add_item(replay_button(entry.game_id, w._("Replay #{game}", game=entry.game_id)))
+        view.add_item(replay_button(entry.game_id, w, numbered=True))
     if page.pages > 1:
         view.add_item(HistoryPageButton(page.user_id, max(1, min(page.page - 1, page.pages)),
                                         label=w._("◀ Previous"), disabled=page.page <= 1))

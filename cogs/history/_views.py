@@ -17,6 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from cogs import guard
+from cogs.i18n import N_, Words
 from cogs.tienlen._views import pressed
 
 _ID = r"[0-9]{1,19}"
@@ -172,9 +173,15 @@ class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await _cog(interaction).on_history_page(interaction, user_id, self.page)
 
 
-def replay_button(game_id: int, label: str) -> ReplayButton:
-    """The **Replay** button of a finished game (for history pages and the game-over post):
-    ``label`` in the reader's language, e.g. ``words(lang)._("Replay")``."""
+REPLAY = N_("Replay")
+REPLAY_NUMBERED = N_("Replay #{game}")
+
+
+def replay_button(game_id: int, w: Words, *, numbered: bool = False) -> ReplayButton:
+    """The **Replay** button of a finished game, in ``w``'s language: for the game-over post
+    (``Replay``) and history pages (``numbered``: ``Replay #12``). Pressing it opens the private
+    viewer; a game that is not finished is refused (so it may be posted with the results)."""
+    label = w.marked(REPLAY_NUMBERED, game=game_id) if numbered else w.marked(REPLAY)
     return ReplayButton(game_id, label=label)
 
 
