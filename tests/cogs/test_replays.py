@@ -16,6 +16,7 @@ from engine.replay import Replay
 
 from .forge import forge_click, reply_text
 from .tablekit import add_computers, board, button, open_table, take_turn
+from .test_languages import locales  # noqa: F401 - the fixture
 
 
 def people(world: Any, n: int) -> list[Any]:
@@ -133,3 +134,24 @@ async def test_a_step_past_the_end_is_refused(world: Any, steps_past: int) -> No
     last = len(Replay(game.events)) - 1
     text = await _press(world, ps[0], f"tl:rv:{game_id}:{last + steps_past}:n")
     assert f"has no step {last + steps_past}" in text
+
+
+async def test_a_finished_game_is_replayed_only_in_its_own_server(
+        world: Any, locales: dict[int, str]) -> None:  # noqa: F811 - the imported fixture
+    ps, game_id, game = await finished_game(world)
+    other = world.env.create_guild()
+    other_channel = other.create_text_channel("elsewhere")
+    stranger = other.add_member(world.env.create_user("stranger"))
+    listed = await stranger.slash(other_channel, "tienlen history", user=stranger)
+    assert "no finished game" in listed.response.embeds[0].description
+    forged = reply_text(await forge_click(stranger, listed.response, f"tl:rp:{game_id}"))
+    assert "another server" in forged
+    held = {str(c) for h in game.events[0].hands for c in h}  # type: ignore[attr-defined]
+    assert not held & set(forged.replace(",", " ").split())
+    # In its own server, anyone may replay it, in their language.
+    viewer = world.guild.add_member(world.env.create_user("viewer"))
+    locales[viewer.id] = "vi"
+    page = await viewer.slash(world.channel, "tienlen history", user=ps[0])
+    opened = await viewer.click(page.response, label=f"Xem lại #{game_id}")
+    assert opened.ephemeral
+    assert opened.response.embeds[0].title.startswith(f"Xem lại ván #{game_id}")
