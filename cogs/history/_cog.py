@@ -61,6 +61,11 @@ class HistoryCog(commands.Cog, name="History"):
         self.history_command = history_command()
 
     async def cog_load(self) -> None:
+        self.attach()
+
+    def attach(self) -> None:
+        """Add `/tienlen history` to the TienLen cog's group (also called by that cog's setup
+        when it is reloaded, since a reload builds a new group)."""
         attach(self.bot, self.history_command)
 
     async def cog_unload(self) -> None:

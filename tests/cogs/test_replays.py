@@ -17,6 +17,7 @@ from engine.replay import Replay
 from .forge import forge_click, reply_text
 from .tablekit import add_computers, board, button, open_table, take_turn
 from .test_languages import locales  # noqa: F401 - the fixture
+from .test_table_flow import modules_restored  # noqa: F401 - the fixture
 
 
 def people(world: Any, n: int) -> list[Any]:
@@ -155,3 +156,13 @@ async def test_a_finished_game_is_replayed_only_in_its_own_server(
     opened = await viewer.click(page.response, label=f"Xem lại #{game_id}")
     assert opened.ephemeral
     assert opened.response.embeds[0].title.startswith(f"Xem lại ván #{game_id}")
+
+
+@pytest.mark.usefixtures("modules_restored")
+async def test_history_survives_a_reload_of_the_tienlen_extension(world: Any) -> None:
+    await world.bot.reload_extension("cogs.tienlen")
+    group = world.bot.tree.get_command("tienlen")
+    assert group.get_command("history") is not None
+    p = people(world, 1)[0]
+    shown = await p.slash(world.channel, "tienlen history")
+    assert "no finished game" in shown.response.embeds[0].description
