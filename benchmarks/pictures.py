@@ -5,7 +5,8 @@ games with 17-card hands), takes the board after every action and the hand of th
 with a random selection, and draws each of them uncached, pinned to one CPU core. Prints the
 render time (p50/p95/max, drawing + PNG encoding; CPU time of the drawing thread and wall
 clock) and the picture sizes in bytes, plus the
-one-off warm-up (palette and card sprites) and the time of a cache hit.
+one-off warm-up (palette and card sprites) and the time of a cache hit; then the shared replay
+animation of three four-person games: frame count, size and CPU time.
 
     python -m benchmarks.pictures --games 6 --seed 1 --core 0
 """
@@ -23,6 +24,8 @@ from cogs.pictures import BoardView, HandView, Pictures, board_view, hand_view
 from engine import Game, Rules
 
 TARGET_BOARD_MS = 15.0
+MAX_ANIMATION_BYTES = 300_000
+TARGET_ANIMATION_MS = 1000.0
 TARGET_HAND_MS = 10.0
 MAX_BOARD_BYTES = 60_000
 
@@ -56,6 +59,43 @@ def collect(games: int, seed: int) -> tuple[list[BoardView], list[HandView]]:
             else:
                 game.play(seat, list(rng.choice(plays).cards))
     return boards, hands
+
+
+def animation(games: int, seed: int) -> bool:
+    """The shared replay of four-person games: frames, bytes, CPU time (the replay rebuilt,
+    every frame drawn, the GIF encoded), as the bot draws it in its drawing thread."""
+    from cogs.pictures.replay import animation_gif, face_up_view
+    from engine import Played
+    from engine.replay import Replay
+
+    rng = random.Random(seed)
+    fonts = Pictures().fonts
+    ok = True
+    for g in range(games):
+        game = Game.new(Rules(instant_wins=False), 4, seed=seed * 7_919 + g)
+        while not game.is_over:
+            seat = game.current
+            assert seat is not None
+            plays = game.legal_plays(seat)
+            if game.table is not None and (not plays or rng.random() < 0.3):
+                game.pass_turn(seat)
+            else:
+                game.play(seat, list(rng.choice(plays).cards))
+        start_cpu = time.thread_time()
+        replay = Replay(game.events)
+        last = len(replay) - 1
+        views = [face_up_view(s.game, ["Ánh", "Đức", "Computer 1 (hard)", "Bảo Long"],
+                              table=g, stake=10)
+                 for s in replay if s.index in (0, last) or isinstance(s.events[0], Played)]
+        data = animation_gif(views, fonts)
+        cpu = (time.thread_time() - start_cpu) * 1000
+        good = len(data) <= MAX_ANIMATION_BYTES and cpu <= TARGET_ANIMATION_MS
+        ok &= good
+        print(f"animation game {g}: {len(replay) - 1} actions, {len(views)} frames, "
+              f"{len(data) / 1000:.0f} KB, cpu {cpu:.0f} ms "
+              f"(target ≤ {MAX_ANIMATION_BYTES // 1000} KB, ≤ {TARGET_ANIMATION_MS:.0f} ms: "
+              f"{'met' if good else 'MISSED'})")
+    return ok
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -123,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     cached.board_png(boards[-1])
     hit_wall, _, _ = _timed(cached.board_png, [boards[-1]] * 1000)  # type: ignore[arg-type]
     print(f"cache hit: {statistics.mean(hit_wall) * 1000:.1f} µs")
+    ok &= animation(3, args.seed)
     if max(board_sizes) > MAX_BOARD_BYTES:
         print(f"a board is larger than {MAX_BOARD_BYTES} bytes")
         ok = False

@@ -68,7 +68,8 @@ def command_strings() -> Iterator[tuple[str, str]]:
 
     for cog in _cog_classes():
         where = f"{cog.__module__.replace('.', '/')}.py"
-        for top in getattr(cog, "__cog_app_commands__", []):
+        for top in [*getattr(cog, "__cog_app_commands__", []),
+                    *getattr(cog, "attached_commands", ())]:  # added to another cog's group
             commands = [top]
             if isinstance(top, app_commands.Group):
                 commands += list(top.walk_commands())

@@ -23,6 +23,7 @@ from data.errors import (
     WrongStatus,
 )
 from data.hands import LiveHandRecord
+from data.history import HistoryEntry, HistoryPage
 from data.models import (
     ChipTransfer,
     DailyClaim,
@@ -52,6 +53,8 @@ __all__ = [
     "GamesRunning",
     "GuildSettings",
     "HeldAtTable",
+    "HistoryEntry",
+    "HistoryPage",
     "InsufficientChips",
     "InvalidInput",
     "LeaderboardEntry",

@@ -45,6 +45,7 @@ from data.errors import (
     WrongStatus,
 )
 from data.hands import LiveHandsMixin
+from data.history import HistoryQueries
 from data.models import (
     DailyClaim,
     GameRecord,
@@ -145,7 +146,7 @@ def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
     return _dialect_migrations(dialect)
 
 
-class Store(AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults):
+class Store(AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQueries):
     """Async access to the database. Create with ``await Store.open(url_or_path)``."""
 
     def __init__(

@@ -8,11 +8,13 @@ from .cards import emoji_name, emoji_names
 from .convert import board_view, hand_view
 from .fonts import Fonts
 from .model import BoardView, BoardWords, HandView, SeatView
+from .replay import FaceUpView, face_up_view
 from .service import Pictures
 
 __all__ = [
     "BoardView",
     "BoardWords",
+    "FaceUpView",
     "Fonts",
     "HandView",
     "Pictures",
@@ -20,5 +22,6 @@ __all__ = [
     "board_view",
     "emoji_name",
     "emoji_names",
+    "face_up_view",
     "hand_view",
 ]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from functools import _CacheInfo, lru_cache
 from typing import TypeVar
@@ -23,12 +24,14 @@ from .cards import EMOJI_DIR, card_sprite, emoji_name, emoji_png
 from .fonts import Fonts
 from .model import BoardView, HandView
 from .render import BOARD_CARD_W, HAND_CARD_W, encode, palette, render_board, render_hand
+from .replay import FaceUpView, animation_gif, face_up_png
 
 __all__ = ["Pictures"]
 
 log = logging.getLogger(__name__)
 
-V = TypeVar("V", BoardView, HandView)
+V = TypeVar("V", BoardView, HandView, FaceUpView)
+ANIMATIONS_KEPT = 16
 
 
 class Pictures:
@@ -40,6 +43,8 @@ class Pictures:
         self._lock = threading.Lock()  # FreeType faces are not safe to share between threads
         self._board = lru_cache(maxsize=cache_size)(self._draw_board)
         self._hand = lru_cache(maxsize=cache_size)(self._draw_hand)
+        self._face_up = lru_cache(maxsize=cache_size)(self._draw_face_up)
+        self._animations: OrderedDict[Hashable, asyncio.Future[bytes | None]] = OrderedDict()
         self._executor = executor
         self._own_executor: ThreadPoolExecutor | None = None
         self._failed = False
@@ -82,6 +87,35 @@ class Pictures:
         """The hand PNG drawn off the event loop, or ``None`` (logged) if it cannot be drawn."""
         return await self._off_loop(self._hand, view)
 
+    async def face_up(self, view: FaceUpView) -> bytes | None:
+        """A replay step (every hand face up) as PNG, drawn off the event loop, or ``None``."""
+        return await self._off_loop(self._face_up, view)
+
+    async def animation(self, key: Hashable,
+                        frames: Callable[[], Sequence[FaceUpView]]) -> bytes | None:
+        """The animated GIF of a replay, drawn once per ``key`` (a game and a language) and
+        kept for the last few keys; ``frames`` builds the frames' views (it runs in the drawing
+        thread too). Callers asking for a key being drawn wait for that drawing. ``None``
+        (logged) if it cannot be drawn; a failure is not kept."""
+        known = self._animations.get(key)
+        if known is not None:
+            self._animations.move_to_end(key)
+            return await asyncio.shield(known)
+        future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
+        self._animations[key] = future
+        while len(self._animations) > ANIMATIONS_KEPT:
+            self._animations.popitem(last=False)
+        try:
+            data = await asyncio.get_running_loop().run_in_executor(
+                self._drawing_executor(), self._draw_animation, frames)
+        except Exception:
+            log.exception("card pictures: a replay animation could not be drawn")
+            data = None
+        if data is None and self._animations.get(key) is future:
+            del self._animations[key]
+        future.set_result(data)
+        return data
+
     def cache_info(self) -> dict[str, _CacheInfo]:
         return {"board": self._board.cache_info(), "hand": self._hand.cache_info()}
 
@@ -113,6 +147,15 @@ class Pictures:
     def _draw_board(self, view: BoardView) -> bytes:
         with self._lock:
             return encode(render_board(view, self.fonts), self.fonts)
+
+    def _draw_face_up(self, view: FaceUpView) -> bytes:
+        with self._lock:
+            return face_up_png(view, self.fonts)
+
+    def _draw_animation(self, frames: Callable[[], Sequence[FaceUpView]]) -> bytes:
+        views = frames()
+        with self._lock:
+            return animation_gif(views, self.fonts)
 
     def _draw_hand(self, view: HandView) -> bytes:
         with self._lock:

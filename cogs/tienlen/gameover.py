@@ -8,8 +8,8 @@ Sent exactly once per game: the table service records it in the store once Disco
 enforce it), so a restart between the send and that record gets the first message back instead
 of a second one.
 
-Its buttons are built in one place, :func:`game_over_view` (none yet: a later Replay button
-goes there).
+Its buttons are built in one place, :func:`game_over_view`: **Replay**, answered by
+cogs.history.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs import words
+from cogs.history._views import replay_button
 from cogs.tables import GameResults, LiveTable
 
 from . import _pictures as pictures
@@ -42,9 +43,11 @@ def nonce(game_id: int) -> str:
 
 
 def game_over_view(live: LiveTable, results: GameResults) -> discord.ui.View | None:
-    """The buttons under the game-over post (None: no buttons). The one place to add them: a
-    Replay button for ``results.game_id`` belongs here."""
+    """The buttons under the game-over post (None: no buttons): **Replay** of the game just
+    finished (its viewer is private; cogs.history answers it)."""
     view = SentView()
+    if results.game_id is not None:
+        view.add_item(replay_button(results.game_id, render.table_words(live)))
     return view if view.children else None
 
 

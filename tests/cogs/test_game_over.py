@@ -48,6 +48,10 @@ async def test_the_post_is_new_notifies_the_seated_and_shows_every_held_card(wor
     assert {u.id for u in post.mentions} == {p.id for p in ps}  # the seated people, only them
     assert watcher.id not in {u.id for u in post.mentions}
     assert all(f"<@{p.id}>" in post.content for p in ps)
+    ids = [c.custom_id for row in post.components for c in getattr(row, "children", [row])
+           if getattr(c, "custom_id", None)]
+    assert live.results is not None
+    assert ids == [f"tl:rp:{live.results.game_id}"], ids  # Replay (cogs.history)
     text = post.embeds[0].description or ""
     results = live.results
     assert isinstance(results, GameResults) and results.game_id == live.game_id
