@@ -117,6 +117,8 @@ async def test_application_emoji_list_create_and_refuse_duplicates(fake: FakeDis
         assert duplicate.value.status == 400
         with pytest.raises(discord.HTTPException):
             await bot.create_application_emoji(name="x", image=PNG)  # too short a name
+        (short,) = fake.take_refusals()  # refused by Discord's description: a test's own bad body
+        assert short.problems[0].field == ("name",)
         with pytest.raises(discord.HTTPException):
             await bot.create_application_emoji(name="big", image=PNG + b"\0" * 300_000)
         listed = await bot.fetch_application_emojis()

@@ -37,6 +37,7 @@ from tests.support.fake_discord.models import (
     log,
 )
 from tests.support.fake_discord.rest import RestMixin
+from tests.support.fake_discord.validate import Refusal
 
 
 class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, MediaMixin,
@@ -65,6 +66,7 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         keep_payloads: bool = True,
         limits: LimitConfig | None = None,
         recommended_shards: int = 1,
+        validation: bool = True,
     ) -> None:
         self.host = host
         self._requested_port = port
@@ -79,6 +81,10 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         self.session_timeout = session_timeout
         self.keep_payloads = keep_payloads
         self.recommended_shards = recommended_shards  # GET /gateway/bot's "shards"
+        # Refuse what Discord refuses (validate.py); every refusal is kept here and in
+        # validate.REFUSALS, which fails the test that caused it (tests/conftest.py).
+        self.validation = validation
+        self.refusals: list[Refusal] = []
         self._rng = random.Random(self.faults.seed)
         self._snowflake = _Snowflakes(lambda: self._clock_offset)
         self._clock_offset = 0.0
