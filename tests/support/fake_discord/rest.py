@@ -230,8 +230,7 @@ class RestMixin:
             problems = spec.check(op, content, payload)
         if not problems:
             problems = validate.documented_limits(
-                request.method, path, payload, uploads=[f["filename"] for f in files],
-                kept_files=None)
+                request.method, path, payload, uploads=[f["filename"] for f in files])
         if problems:
             self.refuse(request.method, path, problems)
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import orjson
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import ValidationError, relevance
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
@@ -167,10 +167,11 @@ class ApiSpec:
         if content_type == "multipart/form-data" and isinstance(body, dict):
             # The multipart schema also lists the files[n] parts; the JSON part is checked alone.
             validator = self.validator(op, "application/json") or validator
-        error = best_match(validator.iter_errors(body))
-        if error is None:
+        errors = list(validator.iter_errors(body))
+        if not errors:
             return []
-        return [_problem(error)]
+        # Not best_match: it descends into unions by its own rule, often into the wrong branch.
+        return [_problem(min(errors, key=relevance))]
 
 
 def _as_discord_reads(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -198,14 +199,37 @@ def _absolute_refs(schema: Any) -> Any:
     return schema
 
 
+def _wrong_kind(e: ValidationError) -> bool:
+    return e.validator == "type" or (e.validator in ("const", "enum") and bool(e.relative_path)
+                                     and e.relative_path[-1] == "type")
+
+
+def _pick(error: ValidationError) -> tuple[int, int, ValidationError]:
+    """(wrong-kind errors, depth, leaf) of the branch of ``error``'s union the body meant."""
+    if not error.context:
+        return int(_wrong_kind(error)), len(error.absolute_path), error
+    branches: dict[Any, list[ValidationError]] = {}
+    for e in error.context:
+        key = e.relative_schema_path[0] if e.relative_schema_path else None
+        branches.setdefault(key, []).append(e)
+    best: tuple[int, int, ValidationError] | None = None
+    best_score: tuple[int, int, int] | None = None
+    for errs in branches.values():
+        picks = [_pick(e) for e in errs]
+        wrong = sum(p[0] for p in picks)
+        deepest = max(picks, key=lambda p: (p[1], -len(p[2].message)))
+        score = (-wrong, deepest[1], -len(errs))
+        if best_score is None or score > best_score:
+            best_score, best = score, (wrong, deepest[1], deepest[2])
+    assert best is not None
+    return best
+
+
 def _deepest(error: ValidationError) -> ValidationError:
-    """Inside a union (anyOf/oneOf), the branch error that went deepest into the body (a branch
-    that only says "not null" is the least telling)."""
-    while error.context:
-        error = max(error.context, key=lambda e: (
-            len(e.absolute_path), not (e.validator == "type" and e.validator_value == "null"),
-            -len(e.message)))
-    return error
+    """Inside a union (anyOf/oneOf), the error of the branch the body meant: a branch refused
+    for its discriminator (a wrong ``type`` value) or for a value's JSON type is the least
+    likely one; among the others, the error that went deepest into the body."""
+    return _pick(error)[2]
 
 
 def _problem(error: ValidationError) -> Problem:
