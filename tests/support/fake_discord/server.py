@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import os
 import random
 import re
 import time
@@ -66,7 +67,7 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         keep_payloads: bool = True,
         limits: LimitConfig | None = None,
         recommended_shards: int = 1,
-        validation: bool = True,
+        validation: bool | None = None,
     ) -> None:
         self.host = host
         self._requested_port = port
@@ -83,6 +84,9 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         self.recommended_shards = recommended_shards  # GET /gateway/bot's "shards"
         # Refuse what Discord refuses (validate.py); every refusal is kept here and in
         # validate.REFUSALS, which fails the test that caused it (tests/conftest.py).
+        # None: on, unless FAKE_DISCORD_VALIDATION=0 (to measure what the checks cost).
+        if validation is None:
+            validation = os.environ.get("FAKE_DISCORD_VALIDATION", "1") != "0"
         self.validation = validation
         self.refusals: list[Refusal] = []
         self._rng = random.Random(self.faults.seed)
