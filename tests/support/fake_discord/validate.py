@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, relevance
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
@@ -138,7 +138,7 @@ class ApiSpec:
                     schemas))
         # Literal segments first: /users/@me before /users/{user_id}.
         self.operations.sort(key=lambda o: (o.template.count("{"), -len(o.template)))
-        self._validators: dict[tuple[str, str], Draft202012Validator | None] = {}
+        self._validators: dict[tuple[str, str], Any] = {}
 
     def operation(self, method: str, path: str) -> Operation | None:
         """The operation that serves ``method path`` (a path below ``/api/v10``), or None."""
@@ -147,7 +147,7 @@ class ApiSpec:
                 return op
         return None
 
-    def validator(self, op: Operation, content_type: str) -> Draft202012Validator | None:
+    def validator(self, op: Operation, content_type: str) -> Any:
         key = (op.method + " " + op.template, content_type)
         if key in self._validators:
             return self._validators[key]
@@ -156,7 +156,7 @@ class ApiSpec:
             schema = op.schemas.get("application/json")  # payload_json carries the JSON body
         validator = None
         if schema is not None:
-            validator = Draft202012Validator(_absolute_refs(schema), registry=self._registry)
+            validator = _CachingValidator(_absolute_refs(schema), registry=self._registry)
         self._validators[key] = validator
         return validator
 
@@ -172,6 +172,35 @@ class ApiSpec:
             return []
         # Not best_match: it descends into unions by its own rule, often into the wrong branch.
         return [_problem(min(errors, key=relevance))]
+
+
+_VALID: dict[tuple[str, bytes], None] = {}  # (a $ref, a value) found valid: not checked again
+
+
+def _cached_ref(validator: Any, ref: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    """``$ref`` that remembers which values it found valid. A board edit sends the same buttons
+    and rows move after move; jsonschema took ~15 ms to check one such body, and the suite's
+    wire tests send thousands. Only valid results are kept (errors are rare, and their paths are
+    filled in by the callers), so a refusal is reported exactly as without the cache."""
+    try:
+        key = (ref, orjson.dumps(instance, option=orjson.OPT_SORT_KEYS))
+    except TypeError:
+        yield from _REF(validator, ref, instance, schema)
+        return
+    if key in _VALID:
+        return
+    failed = False
+    for error in _REF(validator, ref, instance, schema):
+        failed = True
+        yield error
+    if not failed:
+        if len(_VALID) > 200_000:
+            _VALID.clear()
+        _VALID[key] = None
+
+
+_REF = Draft202012Validator.VALIDATORS["$ref"]
+_CachingValidator = validators.extend(Draft202012Validator, {"$ref": _cached_ref})
 
 
 def _as_discord_reads(document: Mapping[str, Any]) -> dict[str, Any]:
