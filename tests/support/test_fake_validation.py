@@ -289,3 +289,15 @@ def test_the_harness_fails_a_test_that_caused_a_refusal() -> None:
     assert "content: too long" in str(failed.value)
     assert validate.REFUSALS == []
     refused("the test")  # nothing refused: nothing fails
+
+
+def test_without_the_description_one_line_says_so_and_limits_still_apply(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Any, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv(validate.SPEC_ENV, str(tmp_path / "absent.json"))
+    with caplog.at_level("WARNING", logger="fake_discord.validate"):
+        assert validate.load_spec.__wrapped__() is None  # uncached: the real one stays loaded
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert "absent.json" in line and "github.com/discord/discord-api-spec" in line
+    problems = validate.documented_limits("POST", "/channels/1/messages",
+                                          {"components": [row(button("a"), button("a"))]})
+    assert [p.dotted() for p in problems] == ["components.0.components.1.custom_id"]
