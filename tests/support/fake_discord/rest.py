@@ -121,6 +121,7 @@ class RestMixin:
             if m is None:
                 continue
             self.route_counts[key] += 1
+            self.user_agents[(key, request.headers.get("User-Agent", ""))] += 1
             params = m.groupdict()
             if client is not None:
                 self.client_requests.append(

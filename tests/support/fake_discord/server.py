@@ -116,6 +116,8 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         # requests made through api_base_for(label) bases: who called what, about which guild
         self.client_requests: list[ClientRequest] = []
         self.route_counts: collections.Counter[str] = collections.Counter()
+        # (route key, User-Agent) -> requests: Discord asks every bot for `DiscordBot (url, v)`
+        self.user_agents: collections.Counter[tuple[str, str]] = collections.Counter()
         self.status_counts: collections.Counter[int] = collections.Counter()
         self.injected_429 = 0
         self.injected_500 = 0
