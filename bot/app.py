@@ -22,7 +22,8 @@ import yarl
 from discord.ext import commands
 
 from bot.card_emoji import CardEmoji, ensure_card_emoji
-from bot.commands_sync import warn_if_guild_copies
+from bot.command_sync import BotTree, user_agent_trace
+from bot.guild_copies import warn_if_guild_copies
 from bot.metrics import Metrics
 from bot.settings import Settings, StartupError
 from cogs import guard
@@ -154,13 +155,14 @@ class TienLenBot(commands.Bot):
         self.hands = LiveHands()
         self.hands.store = store  # live hands are kept with their tables across restarts
         options.setdefault("http_trace", rest_trace(self.rest_budget, self.hands.saw_time))
+        user_agent_trace(options["http_trace"])  # interaction answers too say DiscordBot (…)
         self.metrics = Metrics(self, options["http_trace"])  # served if METRICS_PORT is set
         self.metrics.instrument(store)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
-            tree_cls=guard.GuardedTree,
+            tree_cls=BotTree,
             **options,
         )
         self.settings = settings
@@ -259,13 +261,10 @@ class TienLenBot(commands.Bot):
                 f"DEV_GUILD_ID={guild_id}: Discord knows no such server") from None
 
     async def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
-        """What `tree.sync(guild=…)` would send (translated when a translator is set)."""
+        """What `tree.sync(guild=…)` sends (translated, tidied: bot/command_sync.py)."""
         tree = self.tree
-        commands_ = tree.get_commands(guild=guild)
-        translator = tree.translator
-        if translator is not None:
-            return [await c.get_translated_payload(tree, translator) for c in commands_]
-        return [c.to_dict(tree) for c in commands_]
+        assert isinstance(tree, BotTree)
+        return await tree.payload(guild)
 
     async def sync_if_changed(self, guild_id: int | None) -> bool:
         """Sync the application commands to the dev guild (or globally) only when their payload

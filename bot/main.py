@@ -245,7 +245,7 @@ def main(argv: list[str]) -> int:
     try:
         if args.clear_guild is not None:
             from bot.app import point_at
-            from bot.commands_sync import clear_guild_commands
+            from bot.guild_copies import clear_guild_commands
 
             point_at(settings.DISCORD_API_BASE_URL, settings.DISCORD_GATEWAY_URL)
             removed = asyncio.run(clear_guild_commands(settings, args.clear_guild))

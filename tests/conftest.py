@@ -9,11 +9,19 @@
   loopback fake Discord and the load harness (test support, not measured), which the tracer
   slowed about twofold; the bot they exercise runs in its own process, untraced either way, and
   its lines are measured by the in-process tests.
+* Refused bodies: the loopback fake Discord refuses what Discord refuses (its ``validate``
+  module) and records each refusal in ``validate.REFUSALS``; a test during which the bot (or the
+  test) sent a refused body fails, naming the route, the field and the value. A test that sends
+  bad bodies on purpose takes its refusals with ``fake.take_refusals()``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 import pytest
+
+from tests.support.fake_discord import validate
 
 # Tests that run the real bot as a subprocess, longest first.
 _WAITING = ("tests/test_load_short.py", "tests/test_shards_wire.py", "tests/test_wire_",
@@ -52,3 +60,35 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         taken = max(taken, upto)
         ordered.append(item)
     items[:] = ordered + others[taken:]
+
+
+def _refused(phase: str) -> None:
+    refusals, validate.REFUSALS[:] = list(validate.REFUSALS), []
+    if refusals:
+        pytest.fail(f"the fake Discord refused {len(refusals)} request(s) during {phase} (Discord "
+                    "would answer 400):\n" + "\n".join(r.describe() for r in refusals[:10]),
+                    pytrace=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    validate.REFUSALS.clear()
+    result = yield
+    _refused("setup")
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    try:
+        result = yield
+    finally:
+        _refused("the test")
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    result = yield
+    _refused("teardown")
+    return result

@@ -114,6 +114,9 @@ async def test_one_person_and_three_computers_play_a_game_over_the_wire(tmp_path
         assert fake.mention_deletions == []
         assert not fake.errors, fake.errors
         assert not fake.unknown_routes, fake.unknown_routes
+        # every request, interaction answers and webhook edits included, says DiscordBot (…)
+        assert "interaction_callback" in {route for route, _ in fake.user_agents}
+        assert all(a.startswith("DiscordBot (") for _, a in fake.user_agents), fake.user_agents
         assert all(lat < 3 for lat in fake.latencies)
 
         proc.send_signal(signal.SIGTERM)

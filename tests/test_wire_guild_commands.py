@@ -82,4 +82,4 @@ async def test_guild_copies_warned_about_and_cleared(tmp_path: Path) -> None:
 
 
 def test_repo_root_is_the_checkout() -> None:
-    assert (REPO_ROOT / "bot" / "commands_sync.py").is_file()
+    assert (REPO_ROOT / "bot" / "guild_copies.py").is_file()

@@ -46,7 +46,9 @@ The package: ``models`` (the world and its messages), ``server`` (``FakeDiscord`
 inspection), ``rest`` (REST routes), ``gateway`` (the websocket), ``interactions`` (injected
 commands and clicks, their callbacks), ``threads`` (thread routes), ``faults`` (429s, 500s,
 disconnects, lost answers), ``media`` (multipart uploads, ``attachment://`` references in
-embeds, application emoji).
+embeds, application emoji), ``validate`` (every request checked against Discord's OpenAPI
+description and documented limits: a refused body gets 400 50035 with the ``errors`` tree and
+fails the test that sent it; docs/TESTING.md).
 """
 
 from tests.support.fake_discord.faults import FaultConfig

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.support.fake_discord import validate
 from tests.support.fake_discord.models import (
     ALL_PERMISSIONS,
     ALREADY_ACKNOWLEDGED,
@@ -107,6 +108,18 @@ class InteractionHandle:
         data = self.callback_data or {}
         return bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
 
+
+
+# Which callback types answer which interaction types (Discord's interaction-response docs):
+# PONG a PING; messages and defers a command, a component or a modal; updates a component or a
+# modal submitted from one; choices an autocomplete; a modal anything but a modal or autocomplete.
+_CALLBACKS_FOR: dict[int, frozenset[int]] = {
+    1: frozenset({1}),
+    2: frozenset({4, 5, 9, 10, 12}),
+    3: frozenset({4, 5, 6, 7, 9, 10, 12}),
+    4: frozenset({8}),
+    5: frozenset({4, 5, 6, 7, 10, 12}),
+}
 
 
 class InteractionsMixin:
@@ -376,6 +389,12 @@ class InteractionsMixin:
             handle.callback_data = cdata
             self._resolve(handle)
             raise _HTTPError(404, UNKNOWN_INTERACTION, "Unknown interaction")
+        allowed = _CALLBACKS_FOR.get(handle.type, frozenset())
+        if self.validation and ctype not in allowed:
+            self.refuse(request.method, request.path, [validate.Problem(
+                ("type",), "INTERACTION_CALLBACK_TYPE_INVALID",
+                f"Callback type {ctype} does not answer an interaction of type {handle.type} "
+                f"(allowed: {sorted(allowed)}).", ctype)])
         ch = self.channel(handle.channel_id)
         ephemeral_user = handle.user.id if int(cdata.get("flags") or 0) & FLAG_EPHEMERAL else None
         message: StoredMessage | None = None

@@ -402,11 +402,13 @@ _Handler = Callable[[web.Request, dict[str, str]], Awaitable[web.StreamResponse]
 
 
 class _HTTPError(Exception):
-    def __init__(self, status: int, code: int, message: str) -> None:
+    def __init__(self, status: int, code: int, message: str,
+                 errors: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.errors = errors  # Discord's `errors` tree of a 50035 answer
 
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.support.fake_discord import validate
 from tests.support.fake_discord.models import (
     API_VERSION,
     FLAG_EPHEMERAL,
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
     from tests.support.fake_discord.interactions import InteractionHandle
 
 
+# The parsed body of a request (read once: the validation and the handler share it).
+_BODY = web.RequestKey("fake_body", tuple)
 _MENTION = re.compile(r"<@!?([0-9]+)>")
 # A base URL from FakeDiscord.api_base_for(label): /client/<label>/api/v10/…
 _CLIENT_PREFIX = re.compile(r"^/client/(?P<label>[A-Za-z0-9_.-]+)(?=/api/)")
@@ -105,6 +108,17 @@ class RestMixin:
         labelled = _CLIENT_PREFIX.match(path)
         if labelled is not None:  # a base URL from api_base_for(label): remember who called
             client, path = labelled.group("label"), path[labelled.end():]
+        if self.validation and path.startswith(f"/api/v{API_VERSION}/"):
+            try:
+                await self._check_request(request, path.removeprefix(f"/api/v{API_VERSION}"))
+            except _HTTPError as exc:
+                self.status_counts[exc.status] += 1
+                self.errors.append(f"{request.method} {path} -> {exc.status} {exc.code} "
+                                   f"{exc.message}")
+                body: dict[str, Any] = {"message": exc.message, "code": exc.code}
+                if exc.errors is not None:
+                    body["errors"] = exc.errors
+                return _json(body, status=exc.status)
         for method, pattern, key, handler in self._routes:
             if method != request.method:
                 continue
@@ -112,6 +126,7 @@ class RestMixin:
             if m is None:
                 continue
             self.route_counts[key] += 1
+            self.user_agents[(key, request.headers.get("User-Agent", ""))] += 1
             params = m.groupdict()
             if client is not None:
                 self.client_requests.append(
@@ -139,7 +154,10 @@ class RestMixin:
                 log.warning(
                     "fake discord: %s %s -> %s %s", request.method, path, exc.status, exc.message
                 )
-                failed = _json({"message": exc.message, "code": exc.code}, status=exc.status)
+                answer: dict[str, Any] = {"message": exc.message, "code": exc.code}
+                if exc.errors is not None:
+                    answer["errors"] = exc.errors
+                failed = _json(answer, status=exc.status)
                 failed.headers.update(self._bucket_headers(key, params))
                 failed.headers["Date"] = self._http_date()
                 return failed
@@ -185,19 +203,73 @@ class RestMixin:
             raise _HTTPError(401, UNAUTHORIZED, "401: Unauthorized")
 
     async def _body(self, request: web.Request) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """JSON body (or multipart payload_json) and the files it carried as attachments."""
+        """JSON body (or multipart payload_json) and the files it carried as attachments
+        (read once per request: the validation and the handler share it)."""
+        cached: tuple[dict[str, Any], list[dict[str, Any]]] | None = request.get(_BODY)
+        if cached is not None:
+            return cached
         ctype = request.headers.get("Content-Type", "")
         files: list[dict[str, Any]] = []
         if ctype.startswith("multipart/"):
-            return await self._multipart(request)
-        raw = await request.read()
-        if not raw:
-            return {}, files
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            raise _HTTPError(400, 50109, "The request body contains invalid JSON.") from None
-        return (data if isinstance(data, dict) else {"_": data}), files
+            result = await self._multipart(request)
+        else:
+            raw = await request.read()
+            data: Any = {}
+            if raw:
+                try:
+                    data = json.loads(raw)
+                except ValueError:
+                    raise _HTTPError(400, 50109,
+                                     "The request body contains invalid JSON.") from None
+            result = (data if isinstance(data, dict) else {"_": data}), files
+        request[_BODY] = result
+        return result
+
+    async def _check_request(self, request: web.Request, path: str) -> None:
+        """Refuse what Discord refuses: a route its description does not know, a body its
+        description or its documented limits do not allow (400, 50035, the `errors` tree)."""
+        spec = validate.load_spec()
+        op = spec.operation(request.method, path) if spec is not None else None
+        if spec is not None and op is None:
+            problem = validate.Problem((), "UNKNOWN_ROUTE",
+                                       "Discord's API description has no such route", path)
+            self._record_refusal(request.method, path, [problem])
+            raise _HTTPError(404, 0, "404: Not Found")
+        if request.method not in ("POST", "PUT", "PATCH"):
+            return
+        body, files = await self._body(request)
+        ctype = request.headers.get("Content-Type", "").split(";")[0].strip()
+        payload: Any = body.get("_", body) if set(body) == {"_"} else body
+        problems: list[validate.Problem] = []
+        if spec is not None and op is not None and (payload or ctype):
+            content = "multipart/form-data" if ctype.startswith("multipart/") else (
+                "application/json")
+            problems = spec.check(op, content, payload)
+        if not problems:
+            problems = validate.documented_limits(
+                request.method, path, payload, uploads=[f["filename"] for f in files])
+        if problems:
+            self.refuse(request.method, path, problems)
+
+    def refuse(self, method: str, path: str, problems: list[validate.Problem]) -> None:
+        """Record a refusal (the harness fails the test) and raise Discord's 400 50035."""
+        self._record_refusal(method, path, problems)
+        raise _HTTPError(400, validate.INVALID_FORM_BODY, "Invalid Form Body",
+                         validate.errors_tree(problems))
+
+    def _record_refusal(self, method: str, path: str, problems: list[validate.Problem]) -> None:
+        refusal = validate.Refusal(method, path, tuple(problems))
+        self.refusals.append(refusal)
+        validate.REFUSALS.append(refusal)
+        log.warning("fake discord: %s", refusal.describe())
+
+    def take_refusals(self) -> list[validate.Refusal]:
+        """This fake's refusals so far, which the harness then no longer counts as failures
+        (for tests that send bad bodies on purpose)."""
+        taken, self.refusals = self.refusals, []
+        validate.REFUSALS[:] = [r for r in validate.REFUSALS
+                                if not any(r is t for t in taken)]
+        return taken
 
     # ------------------------------------------------------------------ REST: login / app / gateway
 
@@ -454,6 +526,8 @@ class RestMixin:
         self, stored: StoredMessage, body: Mapping[str, Any], files: list[dict[str, Any]]
     ) -> StoredMessage:
         data = stored.data
+        if self.validation:
+            self._check_edit(stored, body, files)
         if "content" in body:
             data["content"] = body["content"] or ""
         if "embeds" in body:
@@ -485,6 +559,36 @@ class RestMixin:
             event = dict(data)
             self.dispatch("MESSAGE_UPDATE", event, intent=INTENT_GUILD_MESSAGES)
         return stored
+
+    def _check_edit(self, stored: StoredMessage, body: Mapping[str, Any],
+                    files: list[dict[str, Any]]) -> None:
+        """What Discord refuses in an edit given the message it edits: removing the
+        IS_COMPONENTS_V2 flag, legacy fields on a V2 message, references to files it lacks."""
+        problems: list[validate.Problem] = []
+        v2 = bool(int(stored.data.get("flags") or 0) & validate.FLAG_COMPONENTS_V2)
+        new_flags = body.get("flags")
+        if v2 and new_flags is not None and not int(new_flags) & validate.FLAG_COMPONENTS_V2:
+            problems.append(validate.Problem(
+                ("flags",), "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                "The IS_COMPONENTS_V2 flag cannot be removed from a message.", new_flags))
+        if v2 and not (new_flags is not None and int(new_flags) & validate.FLAG_COMPONENTS_V2):
+            for key in ("content", "embeds", "poll"):
+                if body.get(key):
+                    problems.append(validate.Problem(
+                        (key,), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                        "A message with the IS_COMPONENTS_V2 flag has no content, embeds or "
+                        "poll.", body[key]))
+        if "attachments" in body:
+            kept_ids = {str(a.get("id")) for a in body.get("attachments") or []}
+            kept = [a["filename"] for a in stored.data.get("attachments", [])
+                    if str(a["id"]) in kept_ids]
+        else:
+            kept = [a["filename"] for a in stored.data.get("attachments", [])]
+        names = kept + [f["filename"] for f in files]
+        embeds = body["embeds"] if "embeds" in body else stored.data.get("embeds")
+        problems += validate.embed_references(embeds, ("embeds",), names)
+        if problems:
+            self.refuse("PATCH", f"message {stored.id}", problems)
 
     def _deliver_mentions(self, stored: StoredMessage, body: Mapping[str, Any]) -> None:
         """Discord notifies a mentioned user only for a NEW message (never for an edit), and only

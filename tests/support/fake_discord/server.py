@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import os
 import random
 import re
 import time
@@ -38,6 +39,7 @@ from tests.support.fake_discord.models import (
 )
 from tests.support.fake_discord.rest import RestMixin
 from tests.support.fake_discord.threads import ThreadsMixin
+from tests.support.fake_discord.validate import Refusal
 
 
 class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, MediaMixin,
@@ -66,6 +68,7 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         keep_payloads: bool = True,
         limits: LimitConfig | None = None,
         recommended_shards: int = 1,
+        validation: bool | None = None,
     ) -> None:
         self.host = host
         self._requested_port = port
@@ -80,6 +83,13 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         self.session_timeout = session_timeout
         self.keep_payloads = keep_payloads
         self.recommended_shards = recommended_shards  # GET /gateway/bot's "shards"
+        # Refuse what Discord refuses (validate.py); every refusal is kept here and in
+        # validate.REFUSALS, which fails the test that caused it (tests/conftest.py).
+        # None: on, unless FAKE_DISCORD_VALIDATION=0 (to measure what the checks cost).
+        if validation is None:
+            validation = os.environ.get("FAKE_DISCORD_VALIDATION", "1") != "0"
+        self.validation = validation
+        self.refusals: list[Refusal] = []
         self._rng = random.Random(self.faults.seed)
         self._snowflake = _Snowflakes(lambda: self._clock_offset)
         self._clock_offset = 0.0
@@ -111,6 +121,8 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         # requests made through api_base_for(label) bases: who called what, about which guild
         self.client_requests: list[ClientRequest] = []
         self.route_counts: collections.Counter[str] = collections.Counter()
+        # (route key, User-Agent) -> requests: Discord asks every bot for `DiscordBot (url, v)`
+        self.user_agents: collections.Counter[tuple[str, str]] = collections.Counter()
         self.status_counts: collections.Counter[int] = collections.Counter()
         self.injected_429 = 0
         self.injected_500 = 0
