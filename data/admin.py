@@ -33,7 +33,7 @@ ADMIN_ACTIONS: tuple[AdminAction, ...] = ("grant", "take", "set")
 StatsChoice = Literal["keep", "clear"]
 #: the most chips one admin change names, and the most a member may hold after one: Discord's
 #: integer options stop at 2^53 (and so do the numbers JavaScript clients show exactly)
-AMOUNT_MAX = 2**53
+AMOUNT_MAX = 2**53 - 1  # the largest integer Discord takes in an integer option
 REASON_MAX = 200
 LOG_PAGE_SIZE = 10
 #: the most channels a server may keep its tables to

@@ -475,6 +475,8 @@ async def test_enforced_nonce_returns_the_first_message(fake: FakeDiscord, bot: 
     too_long = discord.http.handle_message_parameters(content="x", nonce="n" * 26)
     with pytest.raises(discord.HTTPException):
         await asyncio.wait_for(bot.http.send_message(channel_id, params=too_long), STEP)
+    (refusal,) = fake.take_refusals()  # refused on purpose: Discord answers 400 50035
+    assert "nonce" in refusal.describe()
 
 
 async def test_deleting_a_message_that_mentioned_someone_is_recorded(fake: FakeDiscord,
@@ -520,6 +522,7 @@ async def test_threads_are_started_named_archived_and_guarded(fake: FakeDiscord,
                      {"name": "ok", "type": 11, "auto_archive_duration": 30}):
             async with http.post(url, json=body) as response:
                 assert response.status == 400 and (await response.json())["code"] == 50035
+        assert len(fake.take_refusals()) == 3  # refused on purpose, as Discord does
         async with http.post(f"{fake.api_base}/channels/{thread.id}/threads",
                              json={"name": "nested", "type": 11}) as response:
             assert response.status == 400 and (await response.json())["code"] == 50024
