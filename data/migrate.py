@@ -45,6 +45,8 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("player_places", "guild_id, user_id, place"),
     ("guild_settings", "guild_id"),
     ("bot_meta", "key"),
+    ("ratings", "guild_id, user_id"),
+    ("rating_changes", "game_id, guild_id, user_id"),
 )
 #: tables whose ids come from a sequence that must continue after the copied ids
 IDENTITY_TABLES = ("tables", "games", "admin_actions", "chip_ledger")

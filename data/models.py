@@ -99,6 +99,8 @@ class GameRecord:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    ranked: bool = True
+    """A ranked game's settlement rates its people; a casual one changes no rating."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +165,8 @@ class SeatResult:
     seat: int
     place: int
     bombs_played: int = 0
+    left: bool = False
+    """The person left the running game: rated last among the seats that left (docs/RATING.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,12 +178,28 @@ class ResultRow:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What a ranked game did to one person's server rating (display ratings, docs/RATING.md)."""
+
+    seat: int
+    user_id: int
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
 class Settled:
-    """What a settlement booked. `first_call` is False when the game had already been settled."""
+    """What a settlement booked. `first_call` is False when the game had already been settled.
+    `ratings`: each person's server rating change (empty for a casual game)."""
 
     game_id: int
     results: tuple[ResultRow, ...]
     first_call: bool = field(default=True, compare=False)
+    ratings: tuple[RatingChange, ...] = ()
 
     @property
     def chip_changes(self) -> dict[int, int]:

@@ -56,6 +56,7 @@ from data.models import (
     LeaderboardPage,
     LeaderboardScope,
     PlayerStats,
+    RatingChange,
     ResultRow,
     Seat,
     SeatLike,
@@ -66,6 +67,7 @@ from data.models import (
     TableStatus,
     TransferLike,
 )
+from data.ratings import PlacedSeat, RatingsStore, game_rating_changes, rate_settled_game
 from data.table_life import TableLifeStore
 from data.threads import ThreadDefaults
 from engine import Rules
@@ -146,7 +148,9 @@ def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
     return _dialect_migrations(dialect)
 
 
-class Store(AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQueries):
+class Store(
+    AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQueries, RatingsStore
+):
     """Async access to the database. Create with ``await Store.open(url_or_path)``."""
 
     def __init__(
@@ -556,11 +560,13 @@ class Store(AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQ
         state_json: str | None,
         *,
         table_id: int | None = None,
+        ranked: bool = True,
         now: datetime | None = None,
     ) -> GameRecord:
         """Record a game in play (version 1) after checking every person holds at least `stake`.
 
-        New players are created with their starting chips first.
+        New players are created with their starting chips first. A `ranked` game's settlement
+        also rates its people (data/ratings.py); a casual one (`ranked=False`) changes no rating.
         """
         _check_int("guild_id", guild_id)
         _check_int("channel_id", channel_id)
@@ -595,8 +601,8 @@ class Store(AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQ
                     raise InsufficientChips(user_id, chips, stake)
             row = await db.one(
                 "INSERT INTO games (guild_id, channel_id, table_id, host_id, rules_json, stake, "
-                "status, seats_json, state_json, version, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 1, ?, ?) RETURNING *",
+                "status, seats_json, state_json, version, created_at, updated_at, ranked) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 1, ?, ?, ?) RETURNING *",
                 (
                     guild_id,
                     channel_id,
@@ -608,6 +614,7 @@ class Store(AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQ
                     state_json,
                     stamp,
                     stamp,
+                    int(ranked),
                 ),
             )
         return _game(row)
@@ -710,7 +717,12 @@ class Store(AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQ
             game = _game(grow)
             self._own(game.guild_id, f"Game {game_id}")
             if game.status == "finished":
-                return Settled(game_id, await _result_rows(db, game_id), first_call=False)
+                return Settled(
+                    game_id,
+                    await _result_rows(db, game_id),
+                    first_call=False,
+                    ratings=await game_rating_changes(db, game_id),
+                )
             if game.status != "playing":
                 raise WrongStatus(f"Game {game_id} is {game.status}; only a game in play settles.")
             seats = game.seats
@@ -803,6 +815,15 @@ class Store(AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQ
                 "DO UPDATE SET count = player_places.count + 1",
                 [(game.guild_id, r.user_id, r.place) for r in human_rows],
             )
+            ratings: tuple[RatingChange, ...] = ()
+            if int(grow["ranked"]):
+                placed = [
+                    PlacedSeat(r.seat, r.place, left=r.left)
+                    for r in checked_results
+                ]
+                ratings = await rate_settled_game(
+                    db, game_id, game.guild_id, seats, placed, stamp
+                )
             self._fault("settle:after_results")
             changed = await db.execute(
                 "UPDATE games SET status = 'finished', updated_at = ?, finished_at = ? "
@@ -812,7 +833,7 @@ class Store(AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQ
             if changed != 1:  # pragma: no cover - the lock makes this unreachable
                 raise WrongStatus(f"Game {game_id} was settled meanwhile.")
             self._fault("settle:before_commit")
-        return Settled(game_id, rows, first_call=True)
+        return Settled(game_id, rows, first_call=True, ratings=ratings)
 
     # ------------------------------------------------------------------ stats and leaderboards
 
@@ -1151,4 +1172,5 @@ def _game(row: Row) -> GameRecord:
         created_at=_require_time(row["created_at"]),
         updated_at=_require_time(row["updated_at"]),
         finished_at=_parse_time(row["finished_at"]),
+        ranked=bool(row["ranked"]),
     )

@@ -662,7 +662,8 @@ class TableService(Scheduling, TableLife):
         order = (outcome.places if outcome.instant_win is not None
                  else places_with_leavers(outcome.places, [seat for seat, _ in left]))
         places = {seat: place + 1 for place, seat in enumerate(order)}
-        results = [SeatResult(seat=i, place=places[i], bombs_played=bombs[i]) for i in places]
+        results = [SeatResult(seat=i, place=places[i], bombs_played=bombs[i], left=i in gone)
+                   for i in places]
         charges: list[list[Charge]] = [[] for _ in seats]
 
         def transfers(balances: dict[int, int | None]) -> list[Any]:

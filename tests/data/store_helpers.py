@@ -26,6 +26,8 @@ TABLES = (
     "guild_settings",
     "bot_meta",
     "admin_actions",
+    "ratings",
+    "rating_changes",
 )
 
 

@@ -1,0 +1,224 @@
+"""Ratings in the store (docs/RATING.md): rated inside a game's settlement transaction.
+
+:func:`rate_settled_game` runs in ``Store.settle_game``'s transaction, after the results rows, so
+a game's ratings land with its chips or not at all, and only on the settlement's first call.
+Every seated person has a server rating (``guild_id`` = the game's server) and a global one
+(``guild_id`` 0, :data:`GLOBAL`); both rows are locked (``FOR UPDATE`` on PostgreSQL, in
+(guild, user) order after the players' rows) before being read, so two processes settling games
+of one person queue instead of losing an update.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from data.errors import InvalidInput
+from data.models import RatingChange, Seat
+from engine.level import Level
+from engine.rating import DEFAULT_SKILL, Entrant, Skill, rate
+
+if TYPE_CHECKING:
+    from data.db import Conn
+
+__all__ = [
+    "GLOBAL",
+    "PlacedSeat",
+    "PlayerRating",
+    "RatingsStore",
+    "game_rating_changes",
+    "rate_settled_game",
+]
+
+#: the guild_id of the global ratings (one per person across servers)
+GLOBAL = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedSeat:
+    seat: int
+    place: int
+    left: bool = False
+
+
+def _anchor(seat: Seat) -> Level:
+    try:
+        return Level.parse(seat.bot or "")
+    except ValueError:
+        return Level.NORMAL
+
+
+async def _skills(db: Conn, guild_id: int, users: Sequence[int], stamp: str) -> dict[int, Skill]:
+    ordered = sorted(set(users))
+    await db.executemany(
+        "INSERT INTO ratings (guild_id, user_id, mu, sigma, display, games, last_change, best, "
+        "updated_at) VALUES (?, ?, ?, ?, ?, 0, 0, ?, ?) ON CONFLICT (guild_id, user_id) DO NOTHING",
+        [
+            (guild_id, u, DEFAULT_SKILL.mu, DEFAULT_SKILL.sigma, DEFAULT_SKILL.display,
+             DEFAULT_SKILL.display, stamp)
+            for u in ordered
+        ],
+    )
+    out: dict[int, Skill] = {}
+    for u in ordered:  # one at a time, in order: the row locks are taken in a fixed order
+        row = await db.one(
+            "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND user_id = ?" + db.for_update,
+            (guild_id, u),
+        )
+        out[u] = Skill(float(row["mu"]), float(row["sigma"]))
+    return out
+
+
+async def rate_settled_game(
+    db: Conn,
+    game_id: int,
+    guild_id: int,
+    seats: Sequence[Seat],
+    places: Sequence[PlacedSeat],
+    stamp: str,
+) -> tuple[RatingChange, ...]:
+    """Rate a finished ranked game in the caller's transaction; the server ratings' changes."""
+    users = [s.user_id for s in seats if s.user_id is not None]
+    if not users:
+        return ()
+    changes: list[RatingChange] = []
+    for scope in (guild_id, GLOBAL):
+        skills = await _skills(db, scope, users, stamp)
+        entrants = []
+        for p in places:
+            seat = seats[p.seat]
+            if seat.user_id is not None:
+                entrants.append(Entrant(p.place, skill=skills[seat.user_id], left=p.left))
+            else:
+                entrants.append(Entrant(p.place, anchor=_anchor(seat), left=p.left))
+        after = rate(entrants)
+        rows = []
+        logs = []
+        for p, new in zip(places, after, strict=True):
+            user = seats[p.seat].user_id
+            if user is None:
+                continue
+            old = skills[user]
+            rows.append((new.mu, new.sigma, new.display, new.display - old.display, new.display,
+                         stamp, scope, user))
+            logs.append((game_id, scope, user, p.seat, old.mu, old.sigma, new.mu, new.sigma,
+                         old.display, new.display))
+            if scope == guild_id:
+                changes.append(RatingChange(p.seat, user, old.display, new.display))
+        rows.sort(key=lambda r: r[-1])
+        await db.executemany(
+            "UPDATE ratings SET mu = ?, sigma = ?, display = ?, games = games + 1, "
+            "last_change = ?, best = CASE WHEN best > ? THEN best ELSE ? END, updated_at = ? "
+            "WHERE guild_id = ? AND user_id = ?",
+            [(mu, sg, d, ch, b, b, st, g, u) for mu, sg, d, ch, b, st, g, u in rows],
+        )
+        await db.executemany(
+            "INSERT INTO rating_changes (game_id, guild_id, user_id, seat, mu_before, "
+            "sigma_before, mu_after, sigma_after, display_before, display_after) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            logs,
+        )
+    return tuple(sorted(changes, key=lambda c: c.seat))
+
+
+async def game_rating_changes(db: Conn, game_id: int) -> tuple[RatingChange, ...]:
+    """The server rating changes a settled game booked (none for a casual game)."""
+    rows = await db.fetchall(
+        "SELECT rc.seat, rc.user_id, rc.display_before, rc.display_after FROM rating_changes rc "
+        "JOIN games g ON g.id = rc.game_id AND g.guild_id = rc.guild_id "
+        "WHERE rc.game_id = ? ORDER BY rc.seat",
+        (game_id,),
+    )
+    return tuple(
+        RatingChange(int(r["seat"]), int(r["user_id"]), int(r["display_before"]),
+                     int(r["display_after"]))
+        for r in rows
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """One person's rating on a server's ladder (docs/RATING.md).
+
+    `rank`: 1 for the best display rating of the server (ties share a rank); `of`: how many
+    people the server's ladder holds; `last_change`: what the person's last ranked game did."""
+
+    guild_id: int
+    user_id: int
+    mu: float
+    sigma: float
+    display: int
+    games: int
+    last_change: int
+    best: int
+    rank: int
+    of: int
+
+
+class RatingsStore:
+    """Reading ratings, and a server's default for new tables (`/tienlen settings ranked:`)."""
+
+    if TYPE_CHECKING:
+        def _read(self) -> AbstractAsyncContextManager[Conn]: ...
+        def _write(self) -> AbstractAsyncContextManager[Conn]: ...
+
+    async def get_rating(self, guild_id: int, user_id: int) -> PlayerRating | None:
+        """The person's rating on the server, None before their first ranked game there."""
+        async with self._read() as db:
+            row = await db.fetchone(
+                "SELECT r.mu, r.sigma, r.display, r.games, r.last_change, r.best, "
+                "(SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id "
+                "AND o.display > r.display) AS above, "
+                "(SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id) AS everyone "
+                "FROM ratings r WHERE r.guild_id = ? AND r.user_id = ?",
+                (guild_id, user_id),
+            )
+        if row is None:
+            return None
+        return PlayerRating(
+            guild_id, user_id, float(row["mu"]), float(row["sigma"]), int(row["display"]),
+            int(row["games"]), int(row["last_change"]), int(row["best"]), int(row["above"]) + 1,
+            int(row["everyone"]),
+        )
+
+    async def rating_ladder(
+        self, guild_id: int, *, limit: int = 10, offset: int = 0
+    ) -> list[PlayerRating]:
+        """The server's best display ratings, best first (ties by user id)."""
+        async with self._read() as db:
+            rows = await db.fetchall(
+                "SELECT r.user_id, r.mu, r.sigma, r.display, r.games, r.last_change, r.best, "
+                "(SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id "
+                "AND o.display > r.display) AS above, "
+                "(SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id) AS everyone "
+                "FROM ratings r WHERE r.guild_id = ? "
+                "ORDER BY r.display DESC, r.user_id LIMIT ? OFFSET ?",
+                (guild_id, limit, offset),
+            )
+        return [
+            PlayerRating(
+                guild_id, int(r["user_id"]), float(r["mu"]), float(r["sigma"]), int(r["display"]),
+                int(r["games"]), int(r["last_change"]), int(r["best"]), int(r["above"]) + 1,
+                int(r["everyone"]),
+            )
+            for r in rows
+        ]
+
+    async def get_ranked_default(self, guild_id: int) -> bool | None:
+        """Whether the server's new tables are ranked unless told (None: the bot's default)."""
+        async with self._read() as db:
+            row = await db.fetchone(
+                "SELECT ranked FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return None if row is None or row[0] is None else bool(row[0])
+
+    async def set_ranked_default(self, guild_id: int, ranked: bool) -> bool:
+        if not isinstance(ranked, bool):
+            raise InvalidInput(f"ranked must be on or off, not {ranked!r}.")
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, ranked) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET ranked = excluded.ranked",
+                (guild_id, int(ranked)))
+        return ranked
