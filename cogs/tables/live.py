@@ -259,6 +259,9 @@ class LiveTable:
     """The turn reminder standing in the channel now (at most one per table)."""
     in_thread: bool = False
     """The table lives in a thread the bot opened for it (archived when the table closes)."""
+    ranked: bool = True
+    """The table's games are rated (docs/RATING.md); a casual table's change no rating. Chosen
+    when the table opens and kept for every game it deals."""
     over_posted: int | None = None
     """The id of the last game whose game-over post was sent (sent exactly once per game)."""
     clock_events: list[int] = field(default_factory=list)
@@ -360,6 +363,7 @@ class LiveTable:
                 "reminder": None if self.reminder is None else self.reminder.to_json(),
                 "over_posted": self.over_posted,
                 "in_thread": self.in_thread,
+                "ranked": self.ranked,
                 "results": results_to_json(self.results),
                 "previous_game_json": self.previous_game_json,
                 "previous_seats": self.previous_seats,

@@ -143,6 +143,7 @@ class TableService(Scheduling, TableLife):
             live.turn_reminder = None if reminder is None else int(reminder)
             live.reminder = StandingReminder.from_json(extras.get("reminder"))
             live.in_thread = bool(extras.get("in_thread", False))
+            live.ranked = bool(extras.get("ranked", True))
             posted = extras.get("over_posted")
             live.over_posted = None if posted is None else int(posted)
             live.results = results_from_json(extras.get("results"))
@@ -253,6 +254,7 @@ class TableService(Scheduling, TableLife):
         opener_language: str | None = None,
         idle_seconds: int | None = None,
         in_thread: bool = False,
+        ranked: bool = True,
     ) -> LiveTable:
         """Open a table; ``turn_reminder``: seconds into a turn before the person on turn is
         reminded (0: never; ``None``: the service's default, itself ``None`` for half the
@@ -261,7 +263,7 @@ class TableService(Scheduling, TableLife):
         for a later change of the server's setting); ``idle_seconds``: without a press for that
         long, the lobby or finished table closes itself (0: never; ``None``: the service's);
         ``in_thread``: ``channel_id`` is a thread opened for this table
-        (archived when it closes)."""
+        (archived when it closes); ``ranked``: its games are rated (fixed for the table)."""
         if not self.owns(guild_id):
             raise self._not_here(None, guild_id)
         if stake < 1:
@@ -289,6 +291,7 @@ class TableService(Scheduling, TableLife):
         live.language = language
         live.opener_language = opener_language or language
         live.in_thread = in_thread
+        live.ranked = ranked
         live.turn_reminder = (self.default_turn_reminder if turn_reminder is None
                               else max(0, turn_reminder))
         live.idle_seconds = self.idle_seconds if idle_seconds is None else max(0, idle_seconds)
@@ -553,6 +556,7 @@ class TableService(Scheduling, TableLife):
                 [_seat_json(s) for s in seats],
                 live.game_state_json(),
                 table_id=live.id,
+                ranked=live.ranked,
             )
         except StoreError as error:
             (live.game, live.game_id, live.game_version, live.afk, live.auto,

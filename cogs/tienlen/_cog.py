@@ -35,6 +35,7 @@ from . import _pictures as pictures
 from . import _render as render
 from . import channels as table_channels
 from . import leaving, listing, threads
+from . import ranked as table_ranked
 from . import selection as sel
 from ._views import release
 from .hands import LiveHand
@@ -303,7 +304,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
                                    "(suggestions as you type)",
                            turn_reminder="Seconds into a turn before a reminder (0: none; "
                                          "default: half the turn)",
-                           thread="Open the table in a new thread of this channel (on/off)")
+                           thread="Open the table in a new thread of this channel (on/off)",
+                           ranked="Its games move the players' ratings (on/off; default: the "
+                                  "server's)")
     @guarded
     async def start(self, interaction: discord.Interaction[Any],
                     stake: Stake | None = None,
@@ -312,7 +315,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                     turn_seconds: TurnSeconds | None = None,
                     options: RuleOptions | None = None,
                     turn_reminder: TurnReminder | None = None,
-                    thread: Literal["on", "off"] | None = None) -> None:
+                    thread: Literal["on", "off"] | None = None,
+                    ranked: Literal["on", "off"] | None = None) -> None:
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
         await table_channels.check_start(self.bot.store, interaction)
@@ -354,6 +358,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
                                else defaults.turn_reminder),
                 language=language, opener_language=w.lang, in_thread=opened is not None,
                 idle_seconds=None if idle is None else idle * 60,
+                ranked=await table_ranked.wanted(self.bot.store, interaction.guild_id, ranked),
             )
         except Exception:
             if opened is not None:
@@ -447,7 +452,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                            channels="The channels tables may open in (#channel …), or all",
                            idle_minutes="Minutes without a press before a lobby or finished "
                                         "table closes itself (0: never)",
-                           threads="New tables open in a thread of their channel (on/off)")
+                           threads="New tables open in a thread of their channel (on/off)",
+                           ranked="New tables' games move the players' ratings (on/off)")
     @guarded
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
@@ -458,7 +464,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                        images: Literal["on", "off"] | None = None,
                        channels: table_channels.ChannelList | None = None,
                        idle_minutes: IdleMinutes | None = None,
-                       threads: Literal["on", "off"] | None = None) -> None:
+                       threads: Literal["on", "off"] | None = None,
+                       ranked: Literal["on", "off"] | None = None) -> None:
         assert interaction.guild_id is not None
         w = person(interaction)
         if not _can_manage(interaction):
@@ -469,6 +476,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
             await store.set_idle_minutes(interaction.guild_id, idle_minutes)
         if threads is not None:
             await store.set_threads_default(interaction.guild_id, threads == "on")
+        ranked_default = await table_ranked.apply(store, interaction.guild_id, ranked)
         if (preset is None and stake is None and turn_seconds is None and turn_reminder is None
                 and language is None and images is None):
             current = await store.get_guild_settings(interaction.guild_id)
@@ -503,6 +511,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         text += " " + w._("Tables in threads: **{threads}**.",
                           threads=w.pgettext("option", "on") if in_threads
                           else w.pgettext("option", "off"))
+        text += " " + table_ranked.describe(w, ranked_default)
         await interaction.response.send_message(text, ephemeral=True)
 
     async def _relanguage(self, interaction: discord.Interaction[Any], setting: str) -> None:

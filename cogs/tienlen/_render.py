@@ -19,6 +19,7 @@ from engine import Card, Level, Phase, Rules
 
 from . import selection as sel
 from ._views import AiLevelButton, BoardButton, HandButton, LeaveConfirmButton, SentView
+from .ranked import mode
 
 GREEN = discord.Colour.green()
 GOLD = discord.Colour.gold()
@@ -78,6 +79,11 @@ def _between_games_view(w: Words, live: LiveTable) -> SentView:
     return view
 
 
+def _mode(w: Words, live: LiveTable) -> str:
+    """The end of the board's head line: whether the table's games are rated."""
+    return " · " + mode(w, live.ranked)
+
+
 def table_words(live: LiveTable) -> Words:
     """The words of a table's public messages."""
     return words_of(live.language)
@@ -98,7 +104,7 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
         return {"content": None, "embed": embed, "view": None}
     head = w._("Stake **{stake}** · rules **{rules}** · {seconds}s turns",
                stake=w.num(table.stake), rules=glossary.preset(w, rules.preset_name()),
-               seconds=w.num(table.turn_seconds))
+               seconds=w.num(table.turn_seconds)) + _mode(w, live)
     if live.phase is TablePhase.LOBBY:
         lines = [head]
         if results := words.result_lines(w, live.results):
