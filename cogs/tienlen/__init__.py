@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 async def setup(bot: TienLenBot) -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS, TablesPageButton)
     await bot.add_cog(TienLenCog(bot))
-    # Another cog's subcommands of `/tienlen` (`history`), when this one is reloaded after it.
-    history = bot.get_cog("History")
-    if history is not None and hasattr(history, "attach"):
-        history.attach()
+    # Other cogs' subcommands of `/tienlen` (`history`, `rank`), when this one is reloaded
+    # after them.
+    for name in ("History", "Ranked"):
+        other = bot.get_cog(name)
+        if other is not None and hasattr(other, "attach"):
+            other.attach()
