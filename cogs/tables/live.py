@@ -87,6 +87,8 @@ class PlaceResult:
     """The cards the seat still held when the game ended (shown to all once it is over)."""
     balance: int | None = None
     """The person's chips just after the settlement (None: a computer player)."""
+    rating: tuple[int, int] | None = None
+    """The person's display rating (before, after) the game: a ranked game's person only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +126,13 @@ def _player(data: dict[str, Any]) -> Player:
     return Player(str(data["name"]), data.get("user_id"))
 
 
+def _rating(data: Any) -> tuple[int, int] | None:
+    if not data:
+        return None
+    before, after = data
+    return int(before), int(after)
+
+
 def results_to_json(results: Results | None) -> Any:
     match results:
         case None:
@@ -141,6 +150,7 @@ def results_to_json(results: Results | None) -> Any:
                         "left": p.left,
                         "held": [c.code for c in p.held],
                         "balance": p.balance,
+                        "rating": None if p.rating is None else list(p.rating),
                     }
                     for p in results.places
                 ],
@@ -184,6 +194,7 @@ def results_from_json(data: Any) -> Results | None:
                 left=bool(p.get("left", False)),
                 held=tuple(parse_cards(p.get("held") or [])),
                 balance=None if p.get("balance") is None else int(p["balance"]),
+                rating=_rating(p.get("rating")),
             )
             for p in data["places"]
         ),

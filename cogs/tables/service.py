@@ -681,6 +681,7 @@ class TableService(Scheduling, TableLife):
 
         settled = await self.store.settle_game(live.game_id, transfers, results)
         changes = {r.seat: r.chip_change for r in settled.results}
+        rated = {r.seat: (r.before, r.after) for r in settled.ratings}
         balances = {
             seat: await self.store.ensure_player(live.table.guild_id, s.user_id)
             for seat, s in enumerate(seats) if s.user_id is not None
@@ -690,7 +691,8 @@ class TableService(Scheduling, TableLife):
                 PlaceResult(place, Player.of(seats[seat]), changes.get(seat, 0),
                             tuple(dict.fromkeys(charges[seat])), seat in outcome.frozen,
                             left=seat in gone,
-                            held=tuple(game.hand(seat)), balance=balances.get(seat))
+                            held=tuple(game.hand(seat)), balance=balances.get(seat),
+                            rating=rated.get(seat))
                 for place, seat in enumerate(order, start=1)
             ),
             game_id=live.game_id,

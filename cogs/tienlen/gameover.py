@@ -22,6 +22,7 @@ import discord
 
 from cogs import words
 from cogs.history._views import replay_button
+from cogs.i18n import Words
 from cogs.tables import GameResults, LiveTable
 
 from . import _pictures as pictures
@@ -58,12 +59,27 @@ def mentioned(results: GameResults) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
 
 
+def _mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def rating_lines(w: Words, results: GameResults) -> list[str]:
+    """Each rated person's rating change (a ranked game; nothing for a casual one)."""
+    changes = [
+        w._("{player}: {before} → {after} ({change})", player=_mention(p.player.user_id),
+            before=w.num(p.rating[0]), after=w.num(p.rating[1]),
+            change=w.signed(p.rating[1] - p.rating[0]))
+        for p in results.places if p.rating is not None and p.player.user_id is not None
+    ]
+    return ["", w._("**Rating:**"), *changes] if changes else []
+
+
 def game_over_message(live: LiveTable, results: GameResults, *,
                       pictured: bool = False) -> dict[str, Any]:
     """kwargs of the post (content with the mentions, the embed, allowed mentions, view)."""
     w = render.table_words(live)
     assert results.game_id is not None
-    description = "\n".join(words.game_over_lines(w, results))
+    description = "\n".join([*words.game_over_lines(w, results), *rating_lines(w, results)])
     embed = discord.Embed(title=w._("Game over — table #{table}", table=live.id),
                           description=description[:EMBED_LIMIT], colour=render.GOLD)
     if pictured:

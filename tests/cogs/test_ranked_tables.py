@@ -34,6 +34,13 @@ async def play_through(world: Any, live: LiveTable, host: Any) -> None:
     assert live.phase is TablePhase.FINISHED
 
 
+def game_over_text(world: Any) -> str:
+    posts = [m for m in world.channel.history() if m.author.bot and m.embeds
+             and (m.embeds[0].title or "").startswith("Game over")]
+    assert len(posts) == 1, posts
+    return posts[0].embeds[0].description or ""
+
+
 async def test_a_casual_game_changes_no_rating(world: Any) -> None:
     host = people(world, 1)[0]
     r = await host.slash(world.channel, "tienlen start", ranked="off")
@@ -47,6 +54,7 @@ async def test_a_casual_game_changes_no_rating(world: Any) -> None:
     assert await world.bot.store.get_rating(world.guild.id, host.id) is None
     record = await world.bot.store.get_game(live.game_id)
     assert record.ranked is False
+    assert "Rating:" not in game_over_text(world)
 
 
 async def test_a_ranked_game_moves_the_rating(world: Any) -> None:
@@ -62,6 +70,16 @@ async def test_a_ranked_game_moves_the_rating(world: Any) -> None:
     assert rating.last_change != 0
     record = await world.bot.store.get_game(live.game_id)
     assert record.ranked is True
+    # the game-over post shows the change the store booked
+    text = game_over_text(world)
+    sign = "+" if rating.last_change > 0 else "-"
+    assert "**Rating:**" in text, text
+    assert (f"<@{host.id}>: 1,000 → {rating.display:,} ({sign}{abs(rating.last_change):,})"
+            in text), text
+    # and the saved results keep it (a restart shows the same post)
+    saved = json.loads(live.extras_json())["results"]
+    mine = next(p for p in saved["places"] if p["player"]["user_id"] == host.id)
+    assert mine["rating"] == [1000, rating.display]
 
 
 async def test_the_server_default_and_the_option_that_wins(world: Any) -> None:
