@@ -64,7 +64,7 @@ async def play_to_the_end(fake: FakeDiscord, channel: int, table: int, people: l
         assert time.monotonic() < deadline, "the game did not end in time"
         await fake.wait_until(
             lambda b=board, e=board.edit_count: (
-                newest_board(fake, channel) is not b or b.edit_count > e), 10)
+                newest_board(fake, channel) is not b or b.edit_count > e), 30)  # a busy CI
 
 
 async def click(fake: FakeDiscord, who: Any, message: Any, custom_id: str) -> Any:
