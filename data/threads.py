@@ -1,38 +1,41 @@
 """A server's default for tables in threads (`/tienlen settings threads:`); a mixin of
-:class:`data.store.Store`.
-
-Kept as a `bot_meta` fact (key ``threads:<guild id>``, value ``on`` or ``off``) rather than a
-new column: it needs no migration, and `data.migrate` and `data.check` already copy and read
-that table. A server that never chose has no row (off)."""
+:class:`data.store.Store`. Column ``guild_settings.threads`` (migration 0011), beside the server's
+other defaults: 1 on, 0 off, NULL never chosen (off)."""
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING
+
 from data.errors import InvalidInput
 
+if TYPE_CHECKING:
+    from data.db import Conn
+
 __all__ = ["ThreadDefaults"]
-
-
-def _key(guild_id: int) -> str:
-    return f"threads:{guild_id}"
 
 
 class ThreadDefaults:
     """`get_threads_default` / `set_threads_default` of the store."""
 
-    async def get_meta(self, key: str) -> str | None:
-        raise NotImplementedError
-
-    async def set_meta(self, key: str, value: str) -> None:
-        raise NotImplementedError
+    if TYPE_CHECKING:
+        def _read(self) -> AbstractAsyncContextManager[Conn]: ...
+        def _write(self) -> AbstractAsyncContextManager[Conn]: ...
 
     async def get_threads_default(self, guild_id: int) -> bool | None:
         """Whether new tables of the server open in a thread (None: never set, off)."""
-        value = await self.get_meta(_key(guild_id))
-        return None if value is None else value == "on"
+        async with self._read() as db:
+            row = await db.fetchone(
+                "SELECT threads FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return None if row is None or row[0] is None else bool(row[0])
 
     async def set_threads_default(self, guild_id: int, threads: bool) -> None:
         if type(guild_id) is not int or guild_id < 0:
             raise InvalidInput("guild_id must be a whole number.")
         if not isinstance(threads, bool):
             raise InvalidInput("threads must be true or false.")
-        await self.set_meta(_key(guild_id), "on" if threads else "off")
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
+                (guild_id, int(threads)))
