@@ -54,7 +54,7 @@ from engine.events import (
     WentOut,
     event_from_dict,
 )
-from engine.house import feeds, two_last_refused
+from engine.house import feeds, next_active, two_last_refused
 from engine.outcome import InstantWinKind, Outcome, Termination, instant_win_of
 from engine.rules import Rules
 
@@ -651,14 +651,7 @@ class Game:
         return tuple(self._frozen)
 
     def _next_active(self, seat: int) -> int | None:
-        n, d = self.seat_count, self.direction
-        hands, passed, frozen = self._hands, self._passed, self._frozen
-        s = seat
-        for _ in range(n - 1):
-            s = (s + d) % n
-            if hands[s] and s not in passed and s not in frozen:
-                return s
-        return None
+        return next_active(seat, self._hands, self._passed, self._frozen, self.direction)
 
     def _end_trick(self, winner: int) -> None:
         self.events.append(TrickWon(winner, self.trick))

@@ -65,7 +65,8 @@ def feeds(rules: Rules, hand: int, table: Combo | None, play: Combo | None,
 def next_active(seat: int, counts: Sequence[int], passed: Collection[int],
                 frozen: Collection[int], direction: int) -> int | None:
     """The seat that acts after ``seat``: the next one in play order that holds cards, has not
-    passed this trick and is not frozen (``None``: there is none)."""
+    passed this trick and is not frozen (``None``: there is none). ``counts``: per seat, anything
+    that is 0 for a seat without cards (card counts, or the game's hand masks)."""
     n = len(counts)
     s = seat
     for _ in range(n - 1):
