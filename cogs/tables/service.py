@@ -682,8 +682,8 @@ class TableService(Scheduling, TableLife):
         settled = await self.store.settle_game(live.game_id, transfers, results)
         changes = {r.seat: r.chip_change for r in settled.results}
         rated = {r.seat: (r.before, r.after) for r in settled.ratings}
-        balances = {
-            seat: await self.store.ensure_player(live.table.guild_id, s.user_id)
+        balances = {  # read only: settlement has just written every seated person's row
+            seat: await self.store.get_chips(live.table.guild_id, s.user_id)
             for seat, s in enumerate(seats) if s.user_id is not None
         }
         live.results = GameResults(
