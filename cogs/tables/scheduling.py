@@ -17,7 +17,6 @@ from typing import Any, Protocol
 from data import Store
 from engine import (
     Card,
-    ComboKind,
     Event,
     Exchanged,
     Game,
@@ -28,6 +27,7 @@ from engine import (
     ai,
     parse_cards,
 )
+from engine.clock import timed_out
 
 from .budget import RestBudget, Staleness
 from .live import CloseReason, LiveTable, TableClosedResults, TablePhase
@@ -264,7 +264,7 @@ class Scheduling:
             if game.phase is Phase.EXCHANGE:
                 game.return_cards(seat, ai.choose_returns(game, seat, Level.NORMAL))
             else:
-                _timed_out(game, seat)
+                timed_out(game, seat)
             live.clock_events.extend(  # the clock's action, not the person's: said so
                 i for i in range(before, len(game.events)) if acted(game.events[i], seat))
             if live.afk[seat] >= MAX_TIMEOUTS:
@@ -416,21 +416,3 @@ class Scheduling:
             return True
         now = datetime.fromtimestamp(self.wall_clock(), UTC)
         return now - posted > BOARD_MAX_AGE
-
-
-def _timed_out(game: Game, seat: int) -> None:
-    """The clock's move for a seat that let its time run out: lead the lowest single (or the
-    first legal lead), or pass. With ``anti_feed`` it never feeds: it plays the highest single
-    instead of a low one, or instead of a pass that would be a feed."""
-    plays = game.legal_plays(seat)
-    singles = sorted((c for c in plays if c.kind is ComboKind.SINGLE), key=lambda c: c.top)
-    if game.table is not None:
-        if singles and game.would_feed(seat, None) and not game.would_feed(seat, singles[-1]):
-            game.play(seat, list(singles[-1].cards))  # passing would feed: beat it instead
-        else:
-            game.pass_turn(seat)
-        return
-    choice = singles[0] if singles else plays[0]
-    if singles and game.would_feed(seat, choice):
-        choice = singles[-1]
-    game.play(seat, list(choice.cards))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cogs.tables.scheduling import _timed_out
 from engine import Fed, Game, Rules
+from engine.clock import timed_out as _timed_out
 
 FEED = Rules(instant_wins=False, anti_feed="on")
 
