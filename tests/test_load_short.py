@@ -26,7 +26,7 @@ def _fast(tmp_path: Path, **overrides: object) -> LoadConfig:
         ai_delay=0.05,
         board_interval=0.2,
         turn_seconds=30,
-        drain=40.0,
+        drain=70.0,  # the wait ends when the games do; a loaded CI machine with faults needs more
         lag_log=0.5,
         workdir=tmp_path,
         quiet=True,
