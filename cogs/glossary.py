@@ -120,8 +120,11 @@ _PLACES = {
 }
 
 
-def place(w: Words, n: int) -> str:
-    """A finishing place: ``1st`` / ``nhất``."""
+def place(w: Words, n: int, of: int | None = None) -> str:
+    """A finishing place: ``1st`` / ``nhất``; with ``of`` (the number of places) the last place
+    is ``last`` / ``bét``, as a table says it."""
+    if of is not None and of >= 2 and n == of:
+        return w.pgettext("place", "last")
     return w.pgettext(*_PLACES[n]) if n in _PLACES else w._("place {n}", n=w.num(n))
 
 
@@ -239,7 +242,7 @@ _VALUES: dict[tuple[str, str], str] = {
     ("end", "first_out"): N_("when the first player goes out"),
     ("scoring", "places"): N_("by places"),
     ("scoring", "loser_pays"): N_("loser pays everyone"),
-    ("scoring", "cards_left"): N_("one unit per card left"),
+    ("scoring", "cards_left"): N_("the stake for each card left"),
     ("scoring", "pot"): N_("winner takes the pot"),
     ("card_exchange", "off"): N_("no exchange"),
     ("card_exchange", "san_jose"): N_("losers give their highest, winners give back"),

@@ -37,6 +37,7 @@ from cogs.tables import (
     NotEnoughChips,
     NotHost,
     NotSeated,
+    PlaceResult,
     Player,
     Results,
     ShortOfChips,
@@ -159,17 +160,74 @@ def board_event(w: Words, live: LiveTable, event: Event, index: int | None = Non
                           timed_out=index is not None and live.by_clock(index))
 
 
-def _charge(w: Words, charge: Charge, results: GameResults) -> str:
+_SCORING = frozenset({"place", "loser_pays", "cards_left", "pot"})
+"""The reasons of the table's own scoring: a payment for these alone needs no reason (the place
+and the number say it all)."""
+
+
+def _why(w: Words, charge: Charge, results: GameResults) -> str:
+    """Why chips moved, in a few words; an instant win says its multiplier (the line above the
+    places names the hand)."""
     if charge.reason == "instant_win" and results.instant_win is not None:
-        why = glossary.instant_win(w, results.instant_win, results.multiplier)
-    else:
-        why = glossary.reason(w, charge.reason)
-    paid = -charge.paid if charge.payer else charge.paid
-    amount = w.signed(paid) if paid else ("-0" if charge.payer else "+0")
-    if charge.paid == charge.owed:
+        return w._("instant win ×{times}", times=w.num(results.multiplier))
+    return glossary.reason(w, charge.reason)
+
+
+def _charge(w: Words, charge: Charge, results: GameResults, *, alone: bool) -> str:
+    """One reason of a chip change: ``chop +40``; ``alone``: the only reason, whose amount is
+    the line's own number, so it is not said again. A payment short of what was owed says by
+    how much (a person can pay only the chips they hold)."""
+    why = _why(w, charge, results)
+    short = charge.owed - charge.paid
+    if alone:
+        if short <= 0:
+            return why
+        return w.ngettext("{reason}, {n} chip short", "{reason}, {n} chips short", short,
+                          reason=why)
+    amount = w.signed(-charge.paid if charge.payer else charge.paid)
+    if short <= 0:
         return w._("{reason} {amount}", reason=why, amount=amount)
-    return w._("{reason} {amount} (owed {owed})", reason=why, amount=amount,
-               owed=w.num(charge.owed))
+    return w.ngettext("{reason} {amount} ({n} chip short)", "{reason} {amount} ({n} chips short)",
+                      short, reason=why, amount=amount)
+
+
+def _reasons(w: Words, p: PlaceResult, results: GameResults) -> str:
+    """The reasons of a seat's chip change, or "" when the number says it all."""
+    charges = list(dict.fromkeys(p.charges))
+    if not charges:
+        return ""
+    if len(charges) == 1:
+        only = charges[0]
+        if only.reason in _SCORING and only.paid >= only.owed:
+            return ""
+        return _charge(w, only, results, alone=True)
+    return ", ".join(_charge(w, c, results, alone=False) for c in charges)
+
+
+def chip_change(w: Words, chips: int) -> str:
+    """A person's chip change in a game: ``+20 chips``, ``-50 chips``, ``no chips won or lost``."""
+    if not chips:
+        return w._("no chips won or lost")
+    return w.ngettext("{amount} chip", "{amount} chips", abs(chips), amount=w.signed(chips))
+
+
+def _place_line(w: Words, p: PlaceResult, results: GameResults) -> str:
+    """``1. @carol +20 chips``, ``2. @bob -60 chips: place -20, chop -40``; a computer player
+    holds no chips, so its line is its place and name."""
+    who = player(w, p.player)
+    if p.player.user_id is None and not p.chips:
+        line = w._("{place}. {player}", place=p.place, player=who)
+    else:
+        why = _reasons(w, p, results)
+        chips = chip_change(w, p.chips)
+        line = (w._("{place}. {player} {chips}: {why}", place=p.place, player=who, chips=chips,
+                    why=why) if why
+                else w._("{place}. {player} {chips}", place=p.place, player=who, chips=chips))
+    if p.frozen:
+        line += " — " + w._("cóng (never played a card: pays double)")
+    if p.left:
+        line += " — " + w._("left the game (pays as last)")
+    return line
 
 
 def result_lines(w: Words, results: Results | None) -> list[str]:
@@ -203,21 +261,7 @@ def result_lines(w: Words, results: Results | None) -> list[str]:
                 else:
                     lines.append(w._("{player} wins at once with {hand}.",
                                      player=player(w, results.winner), hand=kind))
-            for p in results.places:
-                why = "; ".join(dict.fromkeys(_charge(w, c, results) for c in p.charges))
-                chips = w.ngettext("{amount} chip", "{amount} chips", abs(p.chips),
-                                   amount=w.signed(p.chips) if p.chips else "+0")
-                if why:
-                    line = w._("{place}. {player} {chips} ({why})", place=p.place,
-                               player=player(w, p.player), chips=chips, why=why)
-                else:
-                    line = w._("{place}. {player} {chips}", place=p.place,
-                               player=player(w, p.player), chips=chips)
-                if p.frozen:
-                    line += " — " + w._("cóng (frozen, pays double)")
-                if p.left:
-                    line += " — " + w._("left the game (settled as last)")
-                lines.append(line)
+            lines += [_place_line(w, p, results) for p in results.places]
             return lines
 
 
@@ -335,8 +379,8 @@ def idle_setting(w: Words, seconds: int) -> str:
 
 def stake_changed(w: Words, table_id: int, stake: int) -> str:
     """The host changed the stake (said in the channel)."""
-    return w.ngettext("Table #{table}: the stake is now **{n}** chip per unit from the next deal.",
-                      "Table #{table}: the stake is now **{n}** chips per unit from the next deal.",
+    return w.ngettext("Table #{table}: from the next game the stake is **{n}** chip.",
+                      "Table #{table}: from the next game the stake is **{n}** chips.",
                       stake, table=table_id)
 
 
@@ -581,14 +625,15 @@ def game_over_hand_line(w: Words, results: Results | None, user_id: int) -> str:
         for p in results.places:
             if p.player.user_id != user_id:
                 continue
-            chips = w.ngettext("{amount} chip", "{amount} chips", abs(p.chips),
-                               amount=w.signed(p.chips) if p.chips else "+0")
+            place = glossary.place(w, p.place, of=len(results.places))
+            chips = chip_change(w, p.chips)
             if p.balance is None:
-                return w._("**Game over** — you finished {place}: {chips}.",
-                           place=glossary.place(w, p.place), chips=chips)
-            return w._("**Game over** — you finished {place}: {chips}, balance **{balance}**.",
-                       place=glossary.place(w, p.place), chips=chips,
-                       balance=w.num(p.balance))
+                return w._("**Game over** — you finished {place}: {chips}.", place=place,
+                           chips=chips)
+            return w.ngettext("**Game over** — you finished {place}: {chips}. You hold **{n}** "
+                              "chip.",
+                              "**Game over** — you finished {place}: {chips}. You hold **{n}** "
+                              "chips.", p.balance, place=place, chips=chips)
     return w._("**Game over** — the results are on the board.")
 
 

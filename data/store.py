@@ -838,7 +838,8 @@ class Store(
     # ------------------------------------------------------------------ stats and leaderboards
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
-        """A player's record here (zeros for someone who never played)."""
+        """A player's record here (for someone who never played: zeros, and the starting chips
+        they get at their first game)."""
         async with self._read() as db:
             chips = await db.fetchone(
                 "SELECT chips FROM players WHERE guild_id = ? AND user_id = ?",
@@ -858,7 +859,7 @@ class Store(
         return PlayerStats(
             guild_id=guild_id,
             user_id=user_id,
-            chips=int(chips[0]) if chips else 0,
+            chips=int(chips[0]) if chips else self.starting_chips,
             games=games,
             wins=wins,
             places={int(p): int(c) for p, c in places},

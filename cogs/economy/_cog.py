@@ -149,7 +149,7 @@ def leaderboard_embed(w: Words, board: LeaderboardPage) -> discord.Embed:
     for e in board.entries:
         rate = w.percent(e.win_rate) if e.win_rate is not None else "–"
         if board.scope == "global":
-            chips = w.ngettext("{n} chip won (net)", "{n} chips won (net)", abs(e.net_chips),
+            chips = w.ngettext("net {n} chip", "net {n} chips", abs(e.net_chips),
                                n=w.signed(e.net_chips))
         else:
             chips = w.ngettext("{n} chip", "{n} chips", e.chips)

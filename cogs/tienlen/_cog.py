@@ -298,7 +298,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
 
     # ----------------------------------------------------------------- commands
     @tienlen.command(name="start", description="Open a table in this channel")
-    @app_commands.describe(stake="Chips per unit (at least 1)", rules="A rule preset",
+    @app_commands.describe(stake="The stake in chips (at least 1)", rules="A rule preset",
                            seats="Number of seats (2-8)", turn_seconds="Seconds per turn",
                            options="Change single rules, e.g. cong=on card_exchange=tribute "
                                    "(suggestions as you type)",
@@ -388,7 +388,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
         return option_choices(current)
 
     @tienlen.command(name="stake", description="Change this table's stake between games (host)")
-    @app_commands.describe(amount="Chips per unit: 1 up to what the poorest seated player holds")
+    @app_commands.describe(amount="The stake in chips: 1 up to what the poorest seated player "
+                                  "holds")
     @guarded
     async def stake_command(self, interaction: discord.Interaction[Any],
                             amount: Stake) -> None:
@@ -438,8 +439,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
         if live is None:
             raise Refusal(N_("There is no table in this channel."))
         await self.service.stop(live, interaction.user.id, can_manage=_can_manage(interaction))
-        await interaction.response.send_message(render.table_words(live)._(
-            "Table #{table} is closed. An unfinished game settles nothing.", table=live.id))
+        # The board says it is closed and why, to everyone: only the person who stopped it is
+        # answered here.
+        await interaction.response.send_message(
+            person(interaction)._("Table #{table} is closed.", table=live.id), ephemeral=True)
 
     @tienlen.command(name="settings", description="This server's defaults (Manage Server)")
     @app_commands.describe(preset="The rule preset of new tables", stake="The stake of new tables",

@@ -44,6 +44,10 @@ def test_places_levels_and_presets() -> None:
     assert [glossary.place(VI, n) for n in (1, 2, 3, 4)] == ["nhất", "nhì", "ba", "tư"]
     assert glossary.place(EN, 2) == "2nd"
     assert glossary.place(EN, 9) == "place 9"
+    assert glossary.place(VI, 9) == "thứ 9"
+    # The last place is said as a table says it: "bét", not "tư" (4th of 5 stays "tư").
+    assert glossary.place(VI, 4, of=4) == "bét" and glossary.place(VI, 4, of=5) == "tư"
+    assert glossary.place(EN, 3, of=3) == "last" and glossary.place(EN, 2, of=3) == "2nd"
     assert [glossary.level(VI, x) for x in glossary.LEVELS] == ["dễ", "thường", "khó", "cao thủ"]
     assert glossary.level(EN, "expert") == "expert"
     assert glossary.preset(VI, "southern") == "miền Nam"

@@ -81,9 +81,9 @@ async def test_global_scope_ranks_every_server_by_net_chips_won(world: Any) -> N
     assert [line.split(" — ")[0] for line in lines] == [
         f"**1.** <@{carol.id}>", f"**2.** <@{alice.id}>", f"**3.** <@{bob.id}>",
         f"**4.** <@{dave.id}>"]
-    assert lines[0] == f"**1.** <@{carol.id}> — +70 chips won (net) · 3 wins in 3 games (100%)"
-    assert lines[1].startswith(f"**2.** <@{alice.id}> — +40 chips won (net) · 1 win in 2 games")
-    assert "-60 chips won (net)" in lines[3]
+    assert lines[0] == f"**1.** <@{carol.id}> — net +70 chips · 3 wins in 3 games (100%)"
+    assert lines[1].startswith(f"**2.** <@{alice.id}> — net +40 chips · 1 win in 2 games")
+    assert "net -60 chips" in lines[3]
     assert embed.footer.text == "Page 1 of 1 · 4 players"
     # nobody is pinged by a public board that names them
     message = _real(result.response)
@@ -122,7 +122,7 @@ async def test_global_board_pages_with_the_option_and_the_buttons(world: Any) ->
     result = await viewer.slash(world.channel, "leaderboard", scope="global")
     first = embed_of(result)
     assert first.footer.text == "Page 1 of 3 · 24 players"
-    assert (first.description or "").startswith("**1.** <@10012> — +12 chips won (net)")
+    assert (first.description or "").startswith("**1.** <@10012> — net +12 chips")
     message = newest_board(world)
     assert labels(message) == ["◀ Previous", "Next ▶"]
     previous, following = (c for row in message.components for c in row.children)
@@ -134,7 +134,7 @@ async def test_global_board_pages_with_the_option_and_the_buttons(world: Any) ->
     await viewer.click(message, label="Next ▶")
     message = newest_board(world)
     assert message.embeds[0].footer.text == "Page 3 of 3 · 24 players"
-    assert (message.embeds[0].description or "").startswith("**21.** <@20009> — -9 chips won")
+    assert (message.embeds[0].description or "").startswith("**21.** <@20009> — net -9 chips")
     previous, following = (c for row in message.components for c in row.children)
     assert not previous.disabled and following.disabled
     await viewer.click(message, label="◀ Previous")
@@ -194,8 +194,8 @@ async def test_both_scopes_in_vietnamese(world: Any, scope: str) -> None:
     assert (embed.footer.text or "").startswith("Trang 1/1")
     text = embed.description or ""
     if scope == "global":
-        assert (embed.title or "").startswith("Mọi máy chủ")
-        assert "+70 chip" in text and "ròng" in text
+        assert (embed.title or "").startswith("Tất cả máy chủ")
+        assert "tổng thắng thua +70 chip" in text
     else:
         assert "1.050 chip" in text  # Vietnamese grouping
     for english in ("chips won", "Leaderboard", "Every server", "Page", " wins", " in "):

@@ -74,7 +74,9 @@ def test_events_in_vietnamese() -> None:
         "Ann thắng ngay: tới trắng (sảnh rồng (3 đến A)) ×4")
 
 
-def test_results_are_worded_as_before() -> None:
+def test_results_say_each_number_once() -> None:
+    """Several reasons each say their amount, short payments how short; a computer player holds
+    no chips, so its line is its place and name (never "+0 chips")."""
     results = GameResults(
         places=(
             PlaceResult(1, ANN, 15, (Charge("place", 10, 10, payer=False),
@@ -86,13 +88,13 @@ def test_results_are_worded_as_before() -> None:
     )
     assert words.result_lines(EN, results) == [
         "<@11> wins at once with dragon (3 to 2): 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠ 2♠",
-        "1. <@11> +15 chips (place +10; chop +5 (owed 8))",
-        "2. Computer 1 (hard) +0 chips (place -0 (owed 10))",
+        "1. <@11> +15 chips: place +10, chop +5 (3 chips short)",
+        "2. Computer 1 (hard)",
     ]
     assert words.result_lines(VI, results) == [
         "<@11> tới trắng với sảnh rồng (3 đến heo): 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠ 2♠",
-        "1. <@11> +15 chip (thứ hạng +10; chặt +5 (nợ 8))",
-        "2. Máy 1 (khó) +0 chip (thứ hạng -0 (nợ 10))",
+        "1. <@11> +15 chip: thứ tự về +10, chặt +5 (thiếu 3 chip)",
+        "2. Máy 1 (khó)",
     ]
     assert words.result_lines(EN, TableClosedResults(CloseReason.CANCELLED)) == [
         "Table closed (cancelled). No chips moved for an unfinished game."]
@@ -101,15 +103,52 @@ def test_results_are_worded_as_before() -> None:
     assert words.result_lines(EN, None) == []
 
 
-def test_an_instant_win_charge_names_the_hand_and_the_multiplier() -> None:
+def test_a_place_payment_alone_is_the_number_alone() -> None:
+    """"1. @carol +20 chips (place +20)" said the number twice: a payment of the table's own
+    scoring, paid in full, needs no reason; a short one says how short; a zero change is said."""
+    bob, cy = Player("Bob", 12), Player("Cy", 13)
+    results = GameResults((
+        PlaceResult(1, ANN, 20, (Charge("place", 20, 20, payer=False),)),
+        PlaceResult(2, bob, 0),
+        PlaceResult(3, cy, -7, (Charge("loser_pays", 7, 20, payer=True),)),
+    ))
+    assert words.result_lines(EN, results) == [
+        "1. <@11> +20 chips",
+        "2. <@12> no chips won or lost",
+        "3. <@13> -7 chips: loser pays, 13 chips short",
+    ]
+    assert words.result_lines(VI, results) == [
+        "1. <@11> +20 chip",
+        "2. <@12> hoà vốn",
+        "3. <@13> -7 chip: người bét trả, thiếu 13 chip",
+    ]
+    for lines in (words.result_lines(EN, results), words.result_lines(VI, results)):
+        assert not any("+0" in line or "-0" in line for line in lines)
+        assert "thứ hạng" not in " ".join(lines)
+
+
+def test_a_reason_other_than_the_scoring_is_named_without_its_number_when_alone() -> None:
+    results = GameResults((PlaceResult(1, ANN, 40, (Charge("chop", 40, 40, payer=False),)),
+                           PlaceResult(2, Player("Bob", 12), -40,
+                                       (Charge("chop", 40, 40, payer=True),))))
+    assert words.result_lines(EN, results) == ["1. <@11> +40 chips: chop",
+                                               "2. <@12> -40 chips: chop"]
+    assert words.result_lines(VI, results) == ["1. <@11> +40 chip: chặt",
+                                               "2. <@12> -40 chip: chặt"]
+
+
+def test_an_instant_win_charge_says_its_multiplier_once_the_hand_is_named_above() -> None:
     results = GameResults(
         places=(PlaceResult(1, ANN, 1234, (Charge("instant_win", 1234, 1234, payer=False),)),
                 PlaceResult(2, CPU, -1234, (Charge("instant_win", 1234, 1234, payer=True),))),
         instant_win=InstantWinKind.PARTIAL_DRAGON, winner=ANN, multiplier=4)
     lines = words.result_lines(VI, results)
-    assert lines[1] == "1. <@11> +1.234 chip (tới trắng (sảnh rồng (3 đến A)) ×4 +1.234)"
-    assert words.result_lines(EN, results)[2] == (
-        "2. Computer 1 (hard) -1,234 chips (instant win (dragon (3 to A)) ×4 -1,234)")
+    assert lines == ["<@11> tới trắng với sảnh rồng (3 đến A).",
+                     "1. <@11> +1.234 chip: tới trắng ×4",
+                     "2. Máy 1 (khó) -1.234 chip: tới trắng ×4"]
+    assert words.result_lines(EN, results)[1:] == [
+        "1. <@11> +1,234 chips: instant win ×4",
+        "2. Computer 1 (hard) -1,234 chips: instant win ×4"]
     for line in lines + words.result_lines(EN, results):
         assert "_" not in line  # no raw identifiers
 
@@ -131,13 +170,20 @@ def test_results_survive_the_store(results: object) -> None:
 
 
 def test_frozen_players_are_named_in_the_results_and_the_log() -> None:
+    bob = Player("Bob", 12)
     results = GameResults((
-        PlaceResult(1, ANN, 20, (Charge("place", 20, 20, payer=False),)),
-        PlaceResult(2, CPU, 0, (Charge("place", 0, 20, payer=True),), frozen=True),
+        PlaceResult(1, ANN, 40, (Charge("place", 40, 40, payer=False),)),
+        PlaceResult(2, bob, -40, (Charge("place", 40, 40, payer=True),), frozen=True),
+        PlaceResult(3, CPU, 0, left=True),
     ))
     assert words.result_lines(EN, results) == [
-        "1. <@11> +20 chips (place +20)",
-        "2. Computer 1 (hard) +0 chips (place -0 (owed 20)) — cóng (frozen, pays double)",
+        "1. <@11> +40 chips",
+        "2. <@12> -40 chips — cóng (never played a card: pays double)",
+        "3. Computer 1 (hard) — left the game (pays as last)",
+    ]
+    assert words.result_lines(VI, results)[1:] == [
+        "2. <@12> -40 chip — bị cóng (chưa đánh lá nào: trả gấp đôi)",
+        "3. Máy 1 (khó) — bỏ cuộc (trả như về bét)",
     ]
     line = words.describe_event(EN, Frozen(seats=(2, 3), places=(3, 4)), lambda s: f"P{s}")
     assert line == "Cóng: P2, P3 never played a card (last places, payments doubled)"
@@ -241,3 +287,27 @@ def test_missing_permissions_are_named_as_discords_client_names_them() -> None:
     assert ("Xem kênh, Gửi tin nhắn, Nhúng liên kết, Đọc lịch sử tin nhắn, Đính kèm tệp, "
             "Sử dụng emoji bên ngoài, Gửi tin nhắn trong chủ đề") in vi
     assert "Embed" not in vi and "Channel" not in vi
+
+
+def test_a_persons_own_hand_at_the_end_says_place_change_and_chips_held() -> None:
+    bob = Player("Bob", 12)
+    results = GameResults((PlaceResult(1, ANN, 30, balance=1030),
+                           PlaceResult(2, CPU, 0),
+                           PlaceResult(3, bob, 0, balance=1000)))
+    assert words.game_over_hand_line(EN, results, 11) == (
+        "**Game over** — you finished 1st: +30 chips. You hold **1,030** chips.")
+    assert words.game_over_hand_line(VI, results, 11) == (
+        "**Hết ván** — bạn về nhất: +30 chip. Bạn đang có **1.030** chip.")
+    assert words.game_over_hand_line(EN, results, 12) == (
+        "**Game over** — you finished last: no chips won or lost. You hold **1,000** chips.")
+    assert words.game_over_hand_line(VI, results, 12) == (
+        "**Hết ván** — bạn về bét: hoà vốn. Bạn đang có **1.000** chip.")
+
+
+def test_a_stake_change_says_the_stake_as_players_do() -> None:
+    assert words.stake_changed(EN, 3, 20) == (
+        "Table #3: from the next game the stake is **20** chips.")
+    assert words.stake_changed(EN, 3, 1) == "Table #3: from the next game the stake is **1** chip."
+    assert words.stake_changed(VI, 3, 2000) == "Bàn #3: từ ván sau mức cược là **2.000** chip."
+    for text in (words.stake_changed(EN, 3, 20), words.stake_changed(VI, 3, 20)):
+        assert "unit" not in text and "đơn vị" not in text

@@ -69,8 +69,11 @@ async def test_leaderboard_bad_input(store: Store) -> None:
 
 
 async def test_stats_of_a_stranger(store: Store) -> None:
+    """Someone who never played holds the starting chips they get at their first game."""
     st = await store.stats(GUILD, 12345)
-    assert (st.games, st.wins, st.places, st.chips, st.win_rate) == (0, 0, {}, 0, None)
+    assert (st.games, st.wins, st.places, st.chips, st.win_rate) == (
+        0, 0, {}, store.starting_chips, None)
+    assert store.starting_chips > 0
 
 
 async def play_in(store: Store, guild: int, winner: int, loser: int, paid: int) -> None:
