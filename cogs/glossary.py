@@ -8,7 +8,7 @@ The engine names things with identifiers (``ComboKind.PAIR``, ``"four_twos"``, `
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, get_args
 
 from cogs.i18n import N_, NP_, Words
@@ -104,6 +104,29 @@ def combo_short(w: Words, play: Combo) -> str:
     if kind is ComboKind.SEQUENCE:
         return w._("sequence {run}", run=run)
     return w._("{count} consecutive pairs {run}", count=_pairs_count(w, play.length), run=run)
+
+
+def part(w: Words, kind: ComboKind, low: Rank, high: Rank) -> str:
+    """A part of a hand by its ranks (no suits): ``pair of Queens`` / ``đôi Q``, ``single K``."""
+    if kind is ComboKind.SINGLE:
+        return w._("single {top}", top=Rank(high).label)
+    if kind is ComboKind.PAIR:
+        return w._("pair of {ranks}", ranks=_ranks(w, high))
+    if kind is ComboKind.TRIPLE:
+        return w._("three {ranks}", ranks=_ranks(w, high))
+    if kind is ComboKind.QUAD:
+        return w._("four {ranks}", ranks=_ranks(w, high))
+    run = _run(low, high)
+    if kind is ComboKind.SEQUENCE:
+        return w._("sequence {run}", run=run)
+    return w._("{count} consecutive pairs {run}", count=_pairs_count(w, high - low + 1), run=run)
+
+
+def listing(w: Words, items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c`` / ``a, b và c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return w._("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
 def kind(w: Words, value: ComboKind | str) -> str:

@@ -70,6 +70,7 @@ from engine import (
     classify,
 )
 from engine.ai import HintWhy, Suggestion
+from engine.ai.explain import Part
 
 SOMETHING_WENT_WRONG = N_("Something went wrong; nothing was changed.")
 UNKNOWN_BUTTON = N_("This button is not known any more.")
@@ -472,40 +473,75 @@ def hand_status(w: Words, live: LiveTable, seat: int, cards: Sequence[Card]) -> 
     return text, beats
 
 
-def _plays(w: Words, n: int) -> str:
-    return w.ngettext("{n} play", "{n} plays", n)
+def _parts(w: Words, parts: Sequence[Part]) -> str:
+    """The parts of a hand a play breaks: ``pair of Queens and pair of Aces``."""
+    return glossary.listing(w, [glossary.part(w, p.kind, p.low, p.high) for p in parts])
 
 
 def hint_note(w: Words, *, exchange: bool, suggestion: Suggestion | None = None) -> str:
-    """The one line under a hand after `Hint`: what is suggested and why."""
+    """The one line under a hand after `Hint`: what is suggested and why. Every reason is the
+    engine's, computed from the hand (:mod:`engine.ai.explain`): a play that breaks up a pair,
+    a sequence, ... of the hand says which, and "without breaking up your hand" is said only of
+    one that breaks nothing."""
     if exchange or suggestion is None:
         return w._("Hint: give back these cards, the ones that fit no combination.")
     play, left, kept = suggestion.play, suggestion.plays_left, suggestion.kept
+    broken = _parts(w, suggestion.broken)
+    short = glossary.combo_short
     match suggestion.why:
         case HintWhy.GO_OUT:
             return w._("Hint: play your last cards and go out.")
-        case HintWhy.LEAD_LOWEST:
-            return w._("Hint: lead your lowest single; {plays} left after it.",
-                       plays=_plays(w, left))
+        case HintWhy.LEAD_LOWEST if play is not None and broken:
+            return w._("Hint: lead your lowest card, the {card}, though it breaks up your "
+                       "{parts}.", card=play.top, parts=broken)
+        case HintWhy.LEAD_LOWEST if play is not None:
+            return w.ngettext("Hint: lead your lowest card, the {card}; then {n} more play to "
+                              "go out.",
+                              "Hint: lead your lowest card, the {card}; then {n} more plays to "
+                              "go out.", left, card=play.top)
         case HintWhy.LEAD_PLAN if play is not None:
-            return w._("Hint: lead the {play}, the weakest part of your hand; {plays} left "
-                       "after it.", play=glossary.combo_short(w, play), plays=_plays(w, left))
+            return w.ngettext("Hint: lead the {play}, the weakest part of your hand; then {n} "
+                              "more play to go out.",
+                              "Hint: lead the {play}, the weakest part of your hand; then {n} "
+                              "more plays to go out.", left, play=short(w, play))
+        case HintWhy.LEAD if play is not None and broken:
+            return w._("Hint: lead the {play}, though it breaks up your {parts}.",
+                       play=short(w, play), parts=broken)
+        case HintWhy.LEAD if play is not None:
+            return w.ngettext("Hint: lead the {play}; then {n} more play to go out.",
+                              "Hint: lead the {play}; then {n} more plays to go out.", left,
+                              play=short(w, play))
+        case HintWhy.CHOP if play is not None and broken:
+            return w._("Hint: chop with the {play}, though it breaks up your {parts}.",
+                       play=short(w, play), parts=broken)
         case HintWhy.CHOP if play is not None:
-            return w._("Hint: chop with the {play}.", play=glossary.combo_short(w, play))
+            return w._("Hint: chop with the {play}.", play=short(w, play))
+        case HintWhy.BLOCK if play is not None and broken:
+            return w.ngettext("Hint: someone has only {n} card left: beat it now with the "
+                              "{play}, though it breaks up your {parts}.",
+                              "Hint: someone has only {n} cards left: beat it now with the "
+                              "{play}, though it breaks up your {parts}.",
+                              suggestion.opponent_cards or 1, play=short(w, play), parts=broken)
         case HintWhy.BLOCK if play is not None:
             return w.ngettext("Hint: beat it now with the {play}: someone has only {n} card left.",
                               "Hint: beat it now with the {play}: someone has only {n} cards "
-                              "left.", suggestion.opponent_cards or 1,
-                              play=glossary.combo_short(w, play))
+                              "left.", suggestion.opponent_cards or 1, play=short(w, play))
         case HintWhy.FITS_PLAN if play is not None:
-            return w._("Hint: the {play} beats it without breaking up your hand; {plays} left "
-                       "after it.", play=glossary.combo_short(w, play), plays=_plays(w, left))
+            return w.ngettext("Hint: the {play} beats it without breaking up your hand; then "
+                              "{n} more play to go out.",
+                              "Hint: the {play} beats it without breaking up your hand; then "
+                              "{n} more plays to go out.", left, play=short(w, play))
+        case HintWhy.ANSWER if play is not None:
+            return w._("Hint: beat it with the {play}, though it breaks up your {parts}.",
+                       play=short(w, play), parts=broken)
         case HintWhy.KEEP if kept is not None:
-            return w._("Hint: pass — keep your {play} for later: passing keeps a {n}-play plan.",
-                       play=glossary.combo_short(w, kept), n=w.num(left))
+            return w._("Hint: pass — beating it with the {play} would break up your {parts}.",
+                       play=short(w, kept), parts=broken)
+        case HintWhy.KEEP_FOR_LATER if kept is not None:
+            return w._("Hint: pass — keep your {play} for a later trick.", play=short(w, kept))
         case HintWhy.KEEP_CONTROL if kept is not None:
             return w._("Hint: pass — keep your {play} to win a trick later.",
-                       play=glossary.combo_short(w, kept))
+                       play=short(w, kept))
         case HintWhy.NO_PLAY:
             return w._("Hint: pass — nothing in your hand beats the table.")
         case _:

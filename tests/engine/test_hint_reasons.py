@@ -33,7 +33,8 @@ def test_reasons_agree_with_the_suggestion_and_the_table() -> None:
             obs = observe(game, seat)
             hand = obs.hand_mask
             if s.play is None:
-                assert s.why in (HintWhy.KEEP, HintWhy.KEEP_CONTROL, HintWhy.NO_PLAY)
+                assert s.why in (HintWhy.KEEP, HintWhy.KEEP_FOR_LATER, HintWhy.KEEP_CONTROL,
+                                 HintWhy.NO_PLAY)
                 assert (s.why is HintWhy.NO_PLAY) == (not obs.legal)
                 if s.why is not HintWhy.NO_PLAY:
                     assert s.kept in obs.legal
@@ -44,7 +45,7 @@ def test_reasons_agree_with_the_suggestion_and_the_table() -> None:
                 assert s.play.mask == hand
                 continue
             assert s.plays_left == len(split_mask(hand - s.play.mask)[1])
-            if s.why in (HintWhy.LEAD_LOWEST, HintWhy.LEAD_PLAN):
+            if s.why in (HintWhy.LEAD_LOWEST, HintWhy.LEAD_PLAN, HintWhy.LEAD):
                 assert game.table is None
             else:
                 assert game.table is not None
@@ -54,4 +55,4 @@ def test_reasons_agree_with_the_suggestion_and_the_table() -> None:
             if s.why is HintWhy.BLOCK:
                 assert s.opponent_cards is not None and s.opponent_cards <= 2
     assert {HintWhy.LEAD_PLAN, HintWhy.FITS_PLAN, HintWhy.NO_PLAY, HintWhy.GO_OUT} <= kinds
-    assert kinds & {HintWhy.KEEP, HintWhy.KEEP_CONTROL}
+    assert kinds & {HintWhy.KEEP, HintWhy.KEEP_FOR_LATER, HintWhy.KEEP_CONTROL}
