@@ -34,7 +34,7 @@ from engine.ai import choose_returns, observe, suggest
 from . import _pictures as pictures
 from . import _render as render
 from . import channels as table_channels
-from . import leaving, listing, threads
+from . import leaving, listing, rules_view, threads
 from . import ranked as table_ranked
 from . import selection as sel
 from ._views import release
@@ -417,19 +417,19 @@ class TienLenCog(commands.Cog, name="TienLen"):
                             preset: PresetName | None = None) -> None:
         w = person(interaction)
         if preset is not None:
-            embed = render.rules_embed(w, Rules.preset(preset),
-                                       w._("Rules: {preset}", preset=glossary.preset(w, preset)))
+            answer = rules_view.rules_message(w, Rules.preset(preset), w._(
+                "Rules: {preset}", preset=glossary.preset(w, preset)))
         else:
             live = None
             if interaction.channel_id is not None:
                 live = await self.service.table_in_channel(interaction.channel_id)
             if live is None:
-                embed = render.rules_embed(w, Rules(), w._("Rules: {preset} (the default)",
-                                                           preset=glossary.preset(w, "southern")))
+                answer = rules_view.rules_message(w, Rules(), w._(
+                    "Rules: {preset} (the default)", preset=glossary.preset(w, "southern")))
             else:
-                embed = render.rules_embed(w, live.rules,
-                                           w._("Rules of table #{table}", table=live.id))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+                answer = rules_view.rules_message(w, live.rules, w._(
+                    "Rules of table #{table}", table=live.id), live.id)
+        await interaction.response.send_message(**answer, ephemeral=True)
 
     @tienlen.command(name="stop", description="End this channel's table (host or Manage Server)")
     @guarded
@@ -609,9 +609,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
     async def _rules_from_board(self, interaction: discord.Interaction[Any],
                                 live: LiveTable) -> bool:
         w = person(interaction)
-        await interaction.response.send_message(
-            embed=render.rules_embed(w, live.rules, w._("Rules of table #{table}", table=live.id)),
-            ephemeral=True)
+        await interaction.response.send_message(**rules_view.rules_message(
+            w, live.rules, w._("Rules of table #{table}", table=live.id), live.id), ephemeral=True)
         return False
 
     async def _again(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:

@@ -17,6 +17,7 @@ from cogs.tables import LiveTable, TablePhase
 from cogs.tables import reactions as reacts
 from engine import Card, Level, Phase, Rules
 
+from . import rules_view
 from . import selection as sel
 from ._views import AiLevelButton, BoardButton, HandButton, LeaveConfirmButton, SentView
 from .ranked import mode
@@ -318,11 +319,10 @@ def hand(w: Words, live: LiveTable, seat: int, mask: int, note: str | None = Non
 
 
 def rules_embed(w: Words, rules: Rules, title: str) -> discord.Embed:
-    """An embed generated from the Rules model itself, so it can never drift from the engine."""
-    embed = discord.Embed(title=title, colour=GREEN)
-    for option, value in glossary.rules_lines(w, rules):
-        embed.add_field(name=option, value=value, inline=True)
-    return embed
+    """The rules as a player reads them: the preset's name and only what they change from it
+    (generated from the Rules model, so it can never drift from the engine); `rules_view` adds
+    the button that shows every option."""
+    return rules_view.changes_embed(w, rules, title)
 
 
 def _actor_of(event: object) -> int | None:

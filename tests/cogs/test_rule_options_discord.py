@@ -69,7 +69,7 @@ async def test_the_host_sets_the_stake_between_games(world: Any) -> None:
     assert "from 1 to 50 chips" in r.response.content
     assert live.table.stake == 10
     r = await host.slash(world.channel, "tienlen stake", amount=50)
-    assert not r.ephemeral and "the stake is now **50** chips" in r.response.content
+    assert not r.ephemeral and "from the next game the stake is **50** chips" in r.response.content
     assert live.table.stake == 50
     assert "Stake **50**" in board_text(world)  # the board shows it before the deal
     await host.slash(world.channel, "tienlen stake", amount=20)
