@@ -195,7 +195,8 @@ async def test_both_scopes_in_vietnamese(world: Any, scope: str) -> None:
     text = embed.description or ""
     if scope == "global":
         assert (embed.title or "").startswith("Tất cả máy chủ")
-        assert "tổng thắng thua +70 chip" in text
+        assert "tổng thắng thua +70 chip · thắng 3/3 ván (100%)" in text
+        assert "ròng" not in text and "trên" not in text  # not word for word from English
     else:
         assert "1.050 chip" in text  # Vietnamese grouping
     for english in ("chips won", "Leaderboard", "Every server", "Page", " wins", " in "):
