@@ -82,6 +82,8 @@ class HelpCog(commands.Cog, name="Help"):
 
     async def cog_load(self) -> None:
         self.attach()
+        if self.bot.settings.CARD_PICTURES:
+            self.pictures.warm_up()
 
     def attach(self) -> None:
         """Add `/tienlen help` to the TienLen cog's group (also called by that cog's setup when

@@ -42,7 +42,9 @@ class MediaMixin:
                 raise _HTTPError(400, 50035, f"Invalid Form Body: unexpected part {name!r}")
             fname = getattr(part, "filename", None) or "file"
             uploads.append((int(index.group(1)), fname, bytes(raw)))
-        described = {str(a.get("id")): a for a in payload.get("attachments") or []}
+        # A message's own `attachments`; an interaction callback nests the message in `data`.
+        listed = payload.get("attachments") or (payload.get("data") or {}).get("attachments")
+        described = {str(a.get("id")): a for a in listed or []}
         files: list[dict[str, Any]] = []
         for index, default_name, raw in uploads:
             meta = described.get(str(index), {})
