@@ -114,3 +114,12 @@ def test_a_play_made_of_whole_parts_breaks_nothing() -> None:
     assert broken_parts(hand, classify("5S 5D 6S 6D 7S 7D")) == ()
     assert broken_parts(hand, classify("5S")) == (
         Part(ComboKind.DOUBLE_SEQUENCE, Rank.FIVE, Rank.SEVEN),)
+
+
+def test_going_out_and_nothing_to_do() -> None:
+    last = _answering("9C 9D", "7S 7D")
+    assert _why(last, "9C 9D") == (HintWhy.GO_OUT, ())  # the last cards: out
+    assert _why(_answering("9C 9D 3S", "7S 7D"), "9C 9D")[0] is HintWhy.FITS_PLAN  # not out
+    waiting = _answering("9C 9D 3S", "7S 7D")
+    s = explain_hint(observe(waiting, 0), None)  # seat 0 just played: not its turn
+    assert (s.why, s.play, s.broken) == (HintWhy.NOT_NOW, None, ())
