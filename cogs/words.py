@@ -25,7 +25,6 @@ from cogs.tables import (
     BadStake,
     CardsGone,
     ChannelHasTable,
-    Charge,
     CloseReason,
     GameInProgress,
     GameNotOver,
@@ -166,26 +165,23 @@ _SCORING = frozenset({"place", "loser_pays", "cards_left", "pot"})
 and the number say it all)."""
 
 
-def _why(w: Words, charge: Charge, results: GameResults) -> str:
+def _why(w: Words, reason: str, results: GameResults) -> str:
     """Why chips moved, in a few words; an instant win says its multiplier (the line above the
     places names the hand)."""
-    if charge.reason == "instant_win" and results.instant_win is not None:
+    if reason == "instant_win" and results.instant_win is not None:
         return w._("instant win ×{times}", times=w.num(results.multiplier))
-    return glossary.reason(w, charge.reason)
+    return glossary.reason(w, reason)
 
 
-def _charge(w: Words, charge: Charge, results: GameResults, *, alone: bool) -> str:
-    """One reason of a chip change: ``chop +40``; ``alone``: the only reason, whose amount is
-    the line's own number, so it is not said again. A payment short of what was owed says by
-    how much (a person can pay only the chips they hold)."""
-    why = _why(w, charge, results)
-    short = charge.owed - charge.paid
-    if alone:
+def _charge(w: Words, why: str, net: int | None, short: int) -> str:
+    """One reason of a chip change: ``chop +40``, ``chop +5 (3 chips short)``; ``net`` None:
+    the reason alone (its amount is the line's own number, or is not known exactly)."""
+    if net is None:
         if short <= 0:
             return why
         return w.ngettext("{reason}, {n} chip short", "{reason}, {n} chips short", short,
                           reason=why)
-    amount = w.signed(-charge.paid if charge.payer else charge.paid)
+    amount = w.signed(net)
     if short <= 0:
         return w._("{reason} {amount}", reason=why, amount=amount)
     return w.ngettext("{reason} {amount} ({n} chip short)", "{reason} {amount} ({n} chips short)",
@@ -193,16 +189,25 @@ def _charge(w: Words, charge: Charge, results: GameResults, *, alone: bool) -> s
 
 
 def _reasons(w: Words, p: PlaceResult, results: GameResults) -> str:
-    """The reasons of a seat's chip change, or "" when the number says it all."""
-    charges = list(dict.fromkeys(p.charges))
-    if not charges:
+    """The reasons of a seat's chip change, or "" when the number says it all: a payment of the
+    table's own scoring alone, paid in full. Several reasons say their amounts when these add up
+    to the change (the results keep equal payments once, so three equal payments of a loser
+    read as one: then the reasons are named without amounts, never with a wrong one)."""
+    net: dict[str, int] = {}
+    short: dict[str, int] = {}
+    for c in dict.fromkeys(p.charges):
+        net[c.reason] = net.get(c.reason, 0) + (-c.paid if c.payer else c.paid)
+        short[c.reason] = short.get(c.reason, 0) + max(0, c.owed - c.paid)
+    if not net:
         return ""
-    if len(charges) == 1:
-        only = charges[0]
-        if only.reason in _SCORING and only.paid >= only.owed:
+    if len(net) == 1:
+        (reason,) = net
+        if reason in _SCORING and not short[reason]:
             return ""
-        return _charge(w, only, results, alone=True)
-    return ", ".join(_charge(w, c, results, alone=False) for c in charges)
+        return _charge(w, _why(w, reason, results), None, short[reason])
+    exact = sum(net.values()) == p.chips
+    return ", ".join(_charge(w, _why(w, reason, results), net[reason] if exact else None,
+                             short[reason]) for reason in net)
 
 
 def chip_change(w: Words, chips: int) -> str:

@@ -127,6 +127,26 @@ def test_a_place_payment_alone_is_the_number_alone() -> None:
         assert "thứ hạng" not in " ".join(lines)
 
 
+def test_amounts_that_do_not_add_up_to_the_change_are_not_shown() -> None:
+    """A loser paying three players 10 each is kept as one charge (equal charges are kept once):
+    with a chop too, "loser pays -10, chop -40" would not add up to -70, so the reasons are
+    named without amounts; a chopper who was also chopped says the net of both."""
+    bob = Player("Bob", 12)
+    loser = GameResults((
+        PlaceResult(1, ANN, 50, (Charge("loser_pays", 10, 10, payer=False),
+                                 Charge("chop", 40, 40, payer=False))),
+        PlaceResult(4, bob, -70, (Charge("loser_pays", 10, 10, payer=True),
+                                  Charge("chop", 40, 40, payer=True))),
+    ))
+    assert words.result_lines(EN, loser) == ["1. <@11> +50 chips: loser pays +10, chop +40",
+                                             "4. <@12> -70 chips: loser pays, chop"]
+    assert words.result_lines(VI, loser)[1] == "4. <@12> -70 chip: người bét trả, chặt"
+    both = GameResults((PlaceResult(1, ANN, 30, (
+        Charge("place", 20, 20, payer=False), Charge("chop", 40, 40, payer=False),
+        Charge("chop", 30, 30, payer=True))),))
+    assert words.result_lines(EN, both) == ["1. <@11> +30 chips: place +20, chop +10"]
+
+
 def test_a_reason_other_than_the_scoring_is_named_without_its_number_when_alone() -> None:
     results = GameResults((PlaceResult(1, ANN, 40, (Charge("chop", 40, 40, payer=False),)),
                            PlaceResult(2, Player("Bob", 12), -40,
