@@ -81,9 +81,10 @@ class HelpCog(commands.Cog, name="Help"):
         self.pictures = HelpPictures(bot.pictures)
 
     async def cog_load(self) -> None:
+        # The pictures are drawn at their first reading, not here: every bot start (each test's
+        # too) would pay for them, and a drawing takes well under the answer's budget once the
+        # card sprites are warm (the first seconds after start-up answer with text).
         self.attach()
-        if self.bot.settings.CARD_PICTURES:
-            self.pictures.warm_up()
 
     def attach(self) -> None:
         """Add `/tienlen help` to the TienLen cog's group (also called by that cog's setup when

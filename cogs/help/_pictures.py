@@ -64,14 +64,6 @@ class HelpPictures:
         self._drawn: dict[Topic, bytes] = {}
         self._drawing: dict[Topic, asyncio.Task[bytes | None]] = {}
 
-    def warm_up(self) -> None:
-        """Start drawing every topic's picture (at start-up: the first reader gets it at once)."""
-        for topic in EXAMPLES:
-            if topic not in self._drawn and topic not in self._drawing:
-                view = view_of(topic)
-                assert view is not None
-                self._drawing[topic] = asyncio.create_task(self._draw(topic, view))
-
     async def png(self, topic: Topic) -> bytes | None:
         """The topic's picture, or ``None`` (no picture, or it is not drawn in time or failed)."""
         done = self._drawn.get(topic)

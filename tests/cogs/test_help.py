@@ -32,6 +32,16 @@ def admin(world: Any) -> Any:
     return world.guild.add_member(world.env.create_user("admin"), roles=[role])
 
 
+async def drawn(world: Any) -> None:
+    """Draw the guide's pictures before the test reads them (a fresh bot warms its card sprites
+    in the drawing thread first; a reader then gets text until they are drawn: tested on the
+    wire), so that a loaded machine cannot turn a page into text."""
+    cog = world.bot.get_cog("Help")
+    for topic in EXAMPLES:
+        await cog.pictures.png(topic)
+    await world.env.settle(timeout=60)
+
+
 def menu_of(message: Any) -> Any:
     (row,) = _real(message).components
     (select,) = row.children
@@ -41,6 +51,7 @@ def menu_of(message: Any) -> Any:
 
 async def test_the_guide_in_english_with_a_picture_and_a_menu(world: Any) -> None:
     ann = member(world, "ann")
+    await drawn(world)
     result = await ann.slash(world.channel, "tienlen help")
     assert result.ephemeral
     page = result.response
@@ -75,6 +86,7 @@ async def test_the_guide_in_vietnamese_and_a_topic_chosen_in_the_command(
         world: Any, locales: dict[int, str]) -> None:  # noqa: F811
     bao = member(world, "bao")
     locales[bao.id] = VI_LOCALE
+    await drawn(world)
     result = await bao.slash(world.channel, "tienlen help", topic="order")
     (embed,) = result.response.embeds
     assert embed.title == "Cách chơi Tiến Lên — Thứ tự số và chất"
