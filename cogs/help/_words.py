@@ -113,7 +113,7 @@ def _end(w: Words) -> list[str]:
             "2 stakes and the third pays the second 1; with two or three, the last pays the "
             "first 1 stake."),
         w._("An **instant win** (a dragon 3 to 2, four 2s, six pairs, …) is checked right after "
-            "the deal: that hand wins at once and everyone pays it several stakes."),
+            "the deal: that hand wins at once and everyone pays it 2 to 4 stakes."),
         w._("Leaving a game before it ends pays as the last place. Computer players hold no "
             "chips: nobody wins chips from them or loses chips to them."),
         w._("Tables may end and pay differently: `/tienlen rules` shows a table's rules."),
