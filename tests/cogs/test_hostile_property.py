@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "tienlen tables": ("page",),
     "tienlen stats": ("user",),
     "tienlen rules": ("preset",),
+    "tienlen help": ("topic",),
     "tienlen hand": (),
     "tienlen stop": (),
 }
@@ -62,6 +63,9 @@ CUSTOM_ID = st.one_of(
     st.builds(lambda t, v, m, o: f"tl:h:{t}:{v}:{m}:{o}", FIELD, FIELD, FIELD, OP),
     st.builds(lambda s, b, p: f"lb:{s}:{b}:{p}", st.sampled_from(["server", "global", "x"]),
               st.sampled_from(["chips", "wins", "winrate", "luck"]), FIELD),
+    st.builds(lambda r, t: f"tl:rules:{r}{t}", st.from_regex(r"[0-9a-z]{0,41}", fullmatch=True),
+              st.sampled_from(["", ":1", f":{2**64}", ":x"])),
+    st.just("tl:help"),
     st.text(max_size=120),
 )
 STEP = st.one_of(
