@@ -86,7 +86,7 @@ def step_text(w: Words, loaded: Loaded, step: int) -> str:
     else:
         lines.append(w._("Trick {trick}.", trick=at.trick))
     if game.is_over:
-        order = ", ".join(f"{glossary.place(w, i + 1)} {name(s)}"
+        order = ", ".join(f"{glossary.place(w, i + 1, of=len(game.places))} {name(s)}"
                           for i, s in enumerate(game.places))
         lines.append(w._("Game over: {places}", places=order))
     elif game.table is not None and game.last_play_seat is not None:
@@ -105,8 +105,9 @@ def step_text(w: Words, loaded: Loaded, step: int) -> str:
             marks.append(w._("to play"))
         if seat in game.passed and not game.is_over:
             marks.append(w._("passed"))
-        if seat in places:
-            marks.append(glossary.place(w, places.index(seat) + 1))
+        if seat in places:  # the last place is said as a table says it ("bét") at the end
+            marks.append(glossary.place(w, places.index(seat) + 1,
+                                        of=game.seat_count if game.is_over else None))
         cards = w.ngettext("{n} card", "{n} cards", counts[seat])
         held = glossary.cards(hands[seat]) if hands[seat] else "—"
         mark = f" ({', '.join(marks)})" if marks else ""
@@ -130,8 +131,10 @@ def caption(w: Words, loaded: Loaded) -> str:
     """The one line under a shared replay: players, places and chip changes."""
     chips = loaded.chips()
     parts = []
-    for i, seat in enumerate(loaded.places()):
+    places = loaded.places()
+    for i, seat in enumerate(places):
         amount = w.signed(chips[seat]) if chips[seat] else "±0"
-        parts.append(f"{glossary.place(w, i + 1)} {seat_name(w, loaded, seat)} ({amount})")
+        parts.append(f"{glossary.place(w, i + 1, of=len(places))} {seat_name(w, loaded, seat)} "
+                     f"({amount})")
     return w._("Replay of game #{game}: {places}", game=loaded.record.id,
                places=" · ".join(parts))
