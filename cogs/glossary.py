@@ -3,7 +3,8 @@ wins, chip reasons and rule options. Discord-free (the cogs and the terminal tab
 
 The engine names things with identifiers (``ComboKind.PAIR``, ``"four_twos"``, ``"loser_pays"``,
 ``Rules.chop_table``); here they become words. The Vietnamese uses the table words players use
-(đôi, sám cô, tứ quý, sảnh, đôi thông, heo, tới trắng, chặt, ...).
+(đôi, sám cô, tứ quý, sảnh, đôi thông, heo, hàng for a bomb, tới trắng, chặt, bét, ...; the
+word choices are in docs/I18N.md).
 """
 
 from __future__ import annotations
