@@ -13,20 +13,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from data.errors import InvalidInput
 from data.models import RatingChange, Seat
 from engine.level import Level
-from engine.rating import DEFAULT_SKILL, Entrant, Skill, rate
+from engine.rating import DEFAULT_SKILL, PROVISIONAL_GAMES, Entrant, Skill, rate
 
 if TYPE_CHECKING:
     from data.db import Conn
 
 __all__ = [
     "GLOBAL",
+    "LADDER_PAGE",
+    "LadderEntry",
     "PlacedSeat",
     "PlayerRating",
+    "RatingPage",
     "RatingsStore",
     "game_rating_changes",
     "rate_settled_game",
@@ -110,6 +113,7 @@ async def rate_settled_game(
         rows.sort(key=lambda r: r[-1])
         await db.executemany(
             "UPDATE ratings SET mu = ?, sigma = ?, display = ?, games = games + 1, "
+            "season_games = season_games + 1, "
             "last_change = ?, best = CASE WHEN best > ? THEN best ELSE ? END, updated_at = ? "
             "WHERE guild_id = ? AND user_id = ?",
             [(mu, sg, d, ch, b, b, st, g, u) for mu, sg, d, ch, b, st, g, u in rows],
@@ -155,6 +159,53 @@ class PlayerRating:
     best: int
     rank: int
     of: int
+
+
+#: players on one page of a rating ladder
+LADDER_PAGE = 10
+
+LadderScope = Literal["server", "global", "season"]
+
+
+@dataclass(frozen=True, slots=True)
+class LadderEntry:
+    """One line of a rating ladder. `rank` is None for a provisional player (fewer than
+    :data:`engine.rating.PROVISIONAL_GAMES` ranked games), listed apart after the ranked ones."""
+
+    user_id: int
+    display: int
+    games: int
+    rank: int | None
+
+    @property
+    def provisional(self) -> bool:
+        return self.rank is None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPage:
+    """One page of a rating ladder: a server's (`server`), the global one (`global`, the guild 0
+    ratings) or a finished season's frozen standings (`season`, with its number).
+
+    The ranked players come first, best first (equal ratings share a rank); the provisional
+    ones follow, best first. `ranked` counts the ranked players of the whole ladder."""
+
+    scope: LadderScope
+    page: int
+    pages: int
+    total: int
+    ranked: int
+    entries: tuple[LadderEntry, ...]
+    season: int | None = None
+
+    @property
+    def past_end(self) -> bool:
+        """A page after the last one (page 1 of an empty ladder is not past the end)."""
+        return self.page > self.pages
+
+
+def _pages(total: int) -> int:
+    return max(1, -(-total // LADDER_PAGE))
 
 
 class RatingsStore:
@@ -205,6 +256,51 @@ class RatingsStore:
             )
             for r in rows
         ]
+
+    async def rating_page(self, guild_id: int, page: int = 1, *,
+                          season: int | None = None) -> RatingPage | None:
+        """One page of a rating ladder: the server's current ratings (`guild_id` = the server),
+        the global ratings (`guild_id` = :data:`GLOBAL`), or with `season` that server's season
+        frozen when it ended (None when the server has no such finished season)."""
+        if isinstance(page, bool) or not isinstance(page, int) or page < 1:
+            raise InvalidInput(f"page must be a whole number from 1, not {page!r}.")
+        offset = (page - 1) * LADDER_PAGE
+        async with self._read() as db:
+            if season is not None:
+                found = await db.fetchone(
+                    "SELECT 1 FROM seasons WHERE guild_id = ? AND number = ? "
+                    "AND ended_at IS NOT NULL", (guild_id, season))
+                if found is None:
+                    return None
+                counts = await db.one(
+                    "SELECT COUNT(*), COUNT(rank) FROM season_standings "
+                    "WHERE guild_id = ? AND season = ?", (guild_id, season))
+                rows = await db.fetchall(
+                    "SELECT user_id, display, games, rank FROM season_standings "
+                    "WHERE guild_id = ? AND season = ? ORDER BY CASE WHEN rank IS NULL THEN 1 "
+                    "ELSE 0 END, display DESC, user_id LIMIT ? OFFSET ?",
+                    (guild_id, season, LADDER_PAGE, offset))
+            else:
+                counts = await db.one(
+                    "SELECT COUNT(*), COALESCE(SUM(CASE WHEN games >= ? THEN 1 ELSE 0 END), 0) "
+                    "FROM ratings WHERE guild_id = ?", (PROVISIONAL_GAMES, guild_id))
+                rows = await db.fetchall(
+                    "SELECT r.user_id, r.display, r.games, CASE WHEN r.games >= ? THEN "
+                    "(SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id "
+                    "AND o.games >= ? AND o.display > r.display) + 1 END AS rank "
+                    "FROM ratings r WHERE r.guild_id = ? "
+                    "ORDER BY CASE WHEN r.games >= ? THEN 0 ELSE 1 END, r.display DESC, r.user_id "
+                    "LIMIT ? OFFSET ?",
+                    (PROVISIONAL_GAMES, PROVISIONAL_GAMES, guild_id, PROVISIONAL_GAMES,
+                     LADDER_PAGE, offset))
+        total, ranked = int(counts[0]), int(counts[1])
+        scope: LadderScope = ("season" if season is not None
+                              else "global" if guild_id == GLOBAL else "server")
+        entries = tuple(
+            LadderEntry(int(r["user_id"]), int(r["display"]), int(r["games"]),
+                        None if r["rank"] is None else int(r["rank"]))
+            for r in rows)
+        return RatingPage(scope, page, _pages(total), total, ranked, entries, season)
 
     async def get_ranked_default(self, guild_id: int) -> bool | None:
         """Whether the server's new tables are ranked unless told (None: the bot's default)."""
