@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _ladder as ladder
+from . import _seasons as seasons
 from ._cog import RankedCog
 
 if TYPE_CHECKING:
     from bot.app import TienLenBot
 
-__all__ = ["RankedCog", "ladder", "setup"]
+__all__ = ["RankedCog", "ladder", "seasons", "setup"]
 
 
 async def setup(bot: TienLenBot) -> None:

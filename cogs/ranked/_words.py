@@ -32,7 +32,7 @@ def rank(w: Words, who: str, rating: PlayerRating) -> str:
     lines.append(w.ngettext("{games} ranked game · last game: {change}",
                             "{games} ranked games · last game: {change}", rating.games,
                             games=w.num(rating.games), change=w.signed(rating.last_change)))
-    lines.append(w._("Best rating: {best}", best=w.num(rating.best)))
+    lines.append(w._("Best rating this season: {best}", best=w.num(rating.best)))
     return "\n".join(lines)
 
 
