@@ -4,7 +4,7 @@
 a game's ratings land with its chips or not at all, and only on the settlement's first call.
 Every seated person has a server rating (``guild_id`` = the game's server) and a global one
 (``guild_id`` 0, :data:`GLOBAL`); both rows are locked (``FOR UPDATE`` on PostgreSQL, in
-(guild, user) order after the players' rows) before being read, so two processes settling games
+(guild, user) order, after the players' rows) as they are read, so two processes settling games
 of one person queue instead of losing an update.
 """
 
@@ -64,25 +64,30 @@ def _anchor(seat: Seat) -> Level:
         return Level.NORMAL
 
 
-async def _skills(db: Conn, guild_id: int, users: Sequence[int], stamp: str) -> dict[int, Skill]:
+async def _skills(db: Conn, guild_id: int, users: Sequence[int],
+                  stamp: str) -> dict[tuple[int, int], Skill]:
+    """The people's server and global skills, (scope, user) -> skill, their rows created when
+    new and locked: one statement, in (guild, user) order (the global rows, guild 0, first), so
+    settlements sharing people queue instead of deadlocking."""
     ordered = sorted(set(users))
+    scopes = sorted({guild_id, GLOBAL})
     await db.executemany(
         "INSERT INTO ratings (guild_id, user_id, mu, sigma, display, games, last_change, best, "
         "updated_at) VALUES (?, ?, ?, ?, ?, 0, 0, ?, ?) ON CONFLICT (guild_id, user_id) DO NOTHING",
         [
-            (guild_id, u, DEFAULT_SKILL.mu, DEFAULT_SKILL.sigma, DEFAULT_SKILL.display,
+            (scope, u, DEFAULT_SKILL.mu, DEFAULT_SKILL.sigma, DEFAULT_SKILL.display,
              DEFAULT_SKILL.display, stamp)
-            for u in ordered
+            for scope in scopes for u in ordered
         ],
     )
-    out: dict[int, Skill] = {}
-    for u in ordered:  # one at a time, in order: the row locks are taken in a fixed order
-        row = await db.one(
-            "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND user_id = ?" + db.for_update,
-            (guild_id, u),
-        )
-        out[u] = Skill(float(row["mu"]), float(row["sigma"]))
-    return out
+    marks = ", ".join("?" for _ in ordered)
+    rows = await db.fetchall(
+        f"SELECT guild_id, user_id, mu, sigma FROM ratings WHERE guild_id IN ({GLOBAL}, ?) "
+        f"AND user_id IN ({marks}) ORDER BY guild_id, user_id" + db.for_update,
+        (guild_id, *ordered),
+    )
+    return {(int(r["guild_id"]), int(r["user_id"])): Skill(float(r["mu"]), float(r["sigma"]))
+            for r in rows}
 
 
 async def rate_settled_game(
@@ -93,48 +98,53 @@ async def rate_settled_game(
     places: Sequence[PlacedSeat],
     stamp: str,
 ) -> tuple[RatingChange, ...]:
-    """Rate a finished ranked game in the caller's transaction; the server ratings' changes."""
+    """Rate a finished ranked game in the caller's transaction; the server ratings' changes.
+
+    Four statements whatever the number of seats: create the missing rows, read and lock the
+    people's server and global rows, write them, log the changes."""
     users = [s.user_id for s in seats if s.user_id is not None]
     if not users:
         return ()
+    skills = await _skills(db, guild_id, users, stamp)
     changes: list[RatingChange] = []
+    rows = []
+    logs = []
     for scope in (guild_id, GLOBAL):
-        skills = await _skills(db, scope, users, stamp)
         entrants = []
         for p in places:
             seat = seats[p.seat]
             if seat.user_id is not None:
-                entrants.append(Entrant(p.place, skill=skills[seat.user_id], left=p.left))
+                entrants.append(Entrant(p.place, skill=skills[(scope, seat.user_id)],
+                                        left=p.left))
             else:
                 entrants.append(Entrant(p.place, anchor=_anchor(seat), left=p.left))
         after = rate(entrants)
-        rows = []
-        logs = []
         for p, new in zip(places, after, strict=True):
             user = seats[p.seat].user_id
             if user is None:
                 continue
-            old = skills[user]
-            rows.append((new.mu, new.sigma, new.display, new.display - old.display, new.display,
+            old = skills[(scope, user)]
+            change = new.display - old.display
+            rows.append((new.mu, new.sigma, new.display, change, new.display, new.display,
                          stamp, scope, user))
             logs.append((game_id, scope, user, p.seat, old.mu, old.sigma, new.mu, new.sigma,
                          old.display, new.display))
             if scope == guild_id:
                 changes.append(RatingChange(p.seat, user, old.display, new.display))
-        rows.sort(key=lambda r: r[-1])
-        await db.executemany(
-            "UPDATE ratings SET mu = ?, sigma = ?, display = ?, games = games + 1, "
-            "season_games = season_games + 1, "
-            "last_change = ?, best = CASE WHEN best > ? THEN best ELSE ? END, updated_at = ? "
-            "WHERE guild_id = ? AND user_id = ?",
-            [(mu, sg, d, ch, b, b, st, g, u) for mu, sg, d, ch, b, st, g, u in rows],
-        )
-        await db.executemany(
-            "INSERT INTO rating_changes (game_id, guild_id, user_id, seat, mu_before, "
-            "sigma_before, mu_after, sigma_after, display_before, display_after) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            logs,
-        )
+    rows.sort(key=lambda r: (r[-2], r[-1]))
+    await db.executemany(
+        "UPDATE ratings SET mu = ?, sigma = ?, display = ?, games = games + 1, "
+        "season_games = season_games + 1, "
+        "last_change = ?, best = CASE WHEN best > ? THEN best ELSE ? END, updated_at = ? "
+        "WHERE guild_id = ? AND user_id = ?",
+        rows,
+    )
+    await db.executemany(
+        "INSERT INTO rating_changes (game_id, guild_id, user_id, seat, mu_before, "
+        "sigma_before, mu_after, sigma_after, display_before, display_after) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        logs,
+    )
     return tuple(sorted(changes, key=lambda c: c.seat))
 
 
