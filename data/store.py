@@ -568,7 +568,7 @@ class Store(
         """Record a game in play (version 1) after checking every person holds at least `stake`.
 
         New players are created with their starting chips first. A `ranked` game's settlement
-        also rates its people (data/ratings.py); a casual one (`ranked=False`) changes no rating.
+        also rates its people (data/ratings/); a casual one (`ranked=False`) changes no rating.
         """
         _check_int("guild_id", guild_id)
         _check_int("channel_id", channel_id)

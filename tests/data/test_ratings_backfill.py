@@ -1,6 +1,7 @@
-"""`python -m data.ratings --backfill URL` (data/ratings.py) on SQLite and PostgreSQL: the finished
-ranked games are replayed into ratings once, in the order they finished, with the season ends
-between them; the result is what live settlement booked, and a second run gives identical rows."""
+"""`python -m data.ratings --backfill URL` (data/ratings/backfill.py) on SQLite and PostgreSQL:
+the finished ranked games are replayed into ratings once, in the order they finished, with the
+season ends between them; the result is what live settlement booked, and a second run gives
+identical rows."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from data import Seat, SeatResult, Store
-from data.ratings import main
+from data.ratings.backfill import main
 from tests.data.store_helpers import GUILD, sql
 
 RATING_TABLES = ("ratings", "rating_changes")

@@ -1,5 +1,5 @@
 """Two OS processes (two shards: each its own server) finishing games of the same person at once
-(data/ratings.py): every game lands in her global rating (one per person across servers, the row
+(data/ratings/): every game lands in her global rating (one per person across servers, the row
 both processes update) and in her server ratings, with no update lost: her rating log is one
 unbroken chain, each game starting from where the one before it ended. On SQLite and PostgreSQL
 (the one the shards share in production)."""

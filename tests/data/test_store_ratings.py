@@ -1,4 +1,4 @@
-"""Ratings booked by settle_game (data/ratings.py): once per ranked game, none for casual ones,
+"""Ratings booked by settle_game (data/ratings/): once per ranked game, none for casual ones,
 computer seats as fixed anchors, leavers rated last; on SQLite and PostgreSQL."""
 
 from __future__ import annotations

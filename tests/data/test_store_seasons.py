@@ -1,4 +1,4 @@
-"""Seasons and rating ladders in the store (data/seasons.py, data/ratings.py), on SQLite and
+"""Seasons and rating ladders in the store (data/seasons.py, data/ratings/), on SQLite and
 PostgreSQL, with an injected clock: a season ends exactly once, however often (and from however
 many stores) its end is asked for, across a restart too."""
 
