@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from data.errors import InvalidInput
 from data.models import RatingChange, Seat
@@ -156,8 +156,11 @@ async def game_rating_changes(db: Conn, game_id: int) -> tuple[RatingChange, ...
 class PlayerRating:
     """One person's rating on a server's ladder (docs/RATING.md).
 
-    `rank`: 1 for the best display rating of the server (ties share a rank); `of`: how many
-    people the server's ladder holds; `last_change`: what the person's last ranked game did."""
+    `rank`: the place among the server's ranked players (those past
+    :data:`engine.rating.PROVISIONAL_GAMES` ranked games), 1 for the best display rating (ties
+    share a rank), as `/leaderboard by: rating` numbers them; None while the person is still
+    provisional (listed apart there). `of`: how many ranked players the server has;
+    `last_change`: what the person's last ranked game did; `best`: the season's best."""
 
     guild_id: int
     user_id: int
@@ -167,7 +170,7 @@ class PlayerRating:
     games: int
     last_change: int
     best: int
-    rank: int
+    rank: int | None
     of: int
 
 
@@ -214,6 +217,26 @@ class RatingPage:
         return self.page > self.pages
 
 
+#: a person's rating row with their rank among the ranked players (NULL while provisional) and
+#: how many ranked players the server has
+_RATING_SELECT = (
+    "SELECT r.user_id, r.mu, r.sigma, r.display, r.games, r.last_change, r.best, "
+    "CASE WHEN r.games >= ? THEN (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id "
+    "AND o.games >= ? AND o.display > r.display) + 1 END AS rank, "
+    "(SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id AND o.games >= ?) AS ranked "
+    "FROM ratings r "
+)
+_RATING_PARAMS = (PROVISIONAL_GAMES, PROVISIONAL_GAMES, PROVISIONAL_GAMES)
+
+
+def _player_rating(guild_id: int, row: Any) -> PlayerRating:
+    return PlayerRating(
+        guild_id, int(row["user_id"]), float(row["mu"]), float(row["sigma"]),
+        int(row["display"]), int(row["games"]), int(row["last_change"]), int(row["best"]),
+        None if row["rank"] is None else int(row["rank"]), int(row["ranked"]),
+    )
+
+
 def _pages(total: int) -> int:
     return max(1, -(-total // LADDER_PAGE))
 
@@ -229,43 +252,23 @@ class RatingsStore:
         """The person's rating on the server, None before their first ranked game there."""
         async with self._read() as db:
             row = await db.fetchone(
-                "SELECT r.mu, r.sigma, r.display, r.games, r.last_change, r.best, "
-                "(SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id "
-                "AND o.display > r.display) AS above, "
-                "(SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id) AS everyone "
-                "FROM ratings r WHERE r.guild_id = ? AND r.user_id = ?",
-                (guild_id, user_id),
+                _RATING_SELECT + "WHERE r.guild_id = ? AND r.user_id = ?",
+                (*_RATING_PARAMS, guild_id, user_id),
             )
-        if row is None:
-            return None
-        return PlayerRating(
-            guild_id, user_id, float(row["mu"]), float(row["sigma"]), int(row["display"]),
-            int(row["games"]), int(row["last_change"]), int(row["best"]), int(row["above"]) + 1,
-            int(row["everyone"]),
-        )
+        return None if row is None else _player_rating(guild_id, row)
 
     async def rating_ladder(
         self, guild_id: int, *, limit: int = 10, offset: int = 0
     ) -> list[PlayerRating]:
-        """The server's best display ratings, best first (ties by user id)."""
+        """The server's ratings, best display rating first (ties by user id), provisional
+        players among the others (`rating_page` lists them apart)."""
         async with self._read() as db:
             rows = await db.fetchall(
-                "SELECT r.user_id, r.mu, r.sigma, r.display, r.games, r.last_change, r.best, "
-                "(SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id "
-                "AND o.display > r.display) AS above, "
-                "(SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id) AS everyone "
-                "FROM ratings r WHERE r.guild_id = ? "
+                _RATING_SELECT + "WHERE r.guild_id = ? "
                 "ORDER BY r.display DESC, r.user_id LIMIT ? OFFSET ?",
-                (guild_id, limit, offset),
+                (*_RATING_PARAMS, guild_id, limit, offset),
             )
-        return [
-            PlayerRating(
-                guild_id, int(r["user_id"]), float(r["mu"]), float(r["sigma"]), int(r["display"]),
-                int(r["games"]), int(r["last_change"]), int(r["best"]), int(r["above"]) + 1,
-                int(r["everyone"]),
-            )
-            for r in rows
-        ]
+        return [_player_rating(guild_id, r) for r in rows]
 
     async def rating_page(self, guild_id: int, page: int = 1, *,
                           season: int | None = None) -> RatingPage | None:
