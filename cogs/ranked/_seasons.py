@@ -6,27 +6,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Literal
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Literal
 
 import discord
 
 from cogs.i18n import DEFAULT, Words, table_language, words
 from data import Store
 from data.seasons import Season, SeasonEnd
-from engine.season import Period
+from engine.season import Period, next_end
 
 if TYPE_CHECKING:
     from bot.app import TienLenBot
 
 log = logging.getLogger("cogs.ranked")
 
-#: how often the bot looks for seasons whose end has come (and once at start-up)
-CHECK_SECONDS = 60.0
+#: the longest the bot waits between two looks for seasons whose end has come (it also looks at
+#: start-up and a second after each month's end in Vietnam, when monthly seasons end)
+CHECK_SECONDS = 3600.0
 
 SeasonChoice = Literal["monthly", "off"]
 
 
-def _when(moment: Any) -> str:
+def _when(moment: datetime) -> str:
     return f"<t:{int(moment.timestamp())}:f>"
 
 
@@ -44,9 +46,18 @@ async def roll_due(bot: TienLenBot) -> list[SeasonEnd]:
     return ended
 
 
+def next_look(now: datetime) -> float:
+    """Seconds until the next look: a second after the next month's end in Vietnam (when every
+    monthly season ends), and at most :data:`CHECK_SECONDS` (a clock that jumped, an end
+    missed)."""
+    boundary = next_end(now, Period.MONTHLY)
+    assert boundary is not None
+    return max(1.0, min((boundary - now).total_seconds() + 1.0, CHECK_SECONDS))
+
+
 async def run(bot: TienLenBot) -> None:
-    """The rollover check, every :data:`CHECK_SECONDS` once the bot is ready (a restart across a
-    season's end ends it at the first check)."""
+    """The rollover check: once the bot is ready (a restart across a season's end ends it then),
+    then at each month's end and at least every :data:`CHECK_SECONDS`."""
     try:
         await bot.wait_until_ready()
     except RuntimeError:  # loaded by a bot that never logs in (tests): nothing to check
@@ -55,8 +66,8 @@ async def run(bot: TienLenBot) -> None:
         try:
             await roll_due(bot)
         except Exception:
-            log.exception("the season check failed; it runs again in %s s", CHECK_SECONDS)
-        await asyncio.sleep(CHECK_SECONDS)
+            log.exception("the season check failed; it runs again within %s s", CHECK_SECONDS)
+        await asyncio.sleep(next_look(datetime.now(UTC)))
 
 
 async def server_words(bot: TienLenBot, guild_id: int) -> Words:

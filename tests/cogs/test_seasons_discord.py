@@ -94,3 +94,12 @@ async def test_settings_off_and_admin_end_season(world: Any) -> None:
     assert len(bot_messages(world)) == posts  # no table channel set: nothing announced
     board = await a.slash(world.channel, "leaderboard", season=1)
     assert not board.ephemeral and board.response.embeds[0].title == "Season 1: final standings"
+
+
+def test_the_check_wakes_just_after_each_month_end() -> None:
+    from cogs.ranked._seasons import CHECK_SECONDS, next_look
+
+    # 10 s before midnight of 1 February in Vietnam: look again a second after it.
+    assert next_look(datetime(2026, 1, 31, 16, 59, 50, tzinfo=UTC)) == 11.0
+    assert next_look(JAN) == CHECK_SECONDS  # weeks away: at least hourly
+    assert next_look(datetime(2026, 1, 31, 17, 0, 0, tzinfo=UTC)) == CHECK_SECONDS
