@@ -2,10 +2,12 @@
 
 Prints game saves per second (one optimistic-version UPDATE, one durable commit each) and
 settlements per second (a four-seat game: ledger rows, balances, results, stats, one commit),
-one at a time and with many coroutines at once, next to a baseline: plain single-row durable
-commits on the same database. Without ``--database`` it uses a fresh SQLite file in a temporary
-directory; with a ``postgresql://`` URL it uses that database, which must be empty (the run
-writes test games into it). Ends with the store checks on what it wrote.
+one at a time and with many coroutines at once, for casual games (settle alone) beside ranked
+ones (settle with rating: the rating rows written in the same transaction), next to a baseline:
+plain single-row durable commits on the same database; and the rating maths alone (µs a game).
+Without ``--database`` it uses a fresh SQLite file in a temporary directory; with a
+``postgresql://`` URL it uses that database, which must be empty (the run writes test games into
+it). Ends with the store checks on what it wrote.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from data.db import DatabaseURL, SqliteDatabase
 from data.errors import StoreError
 from data.models import ChipTransfer, Seat, SeatResult
 from data.store import Store
+from engine.rating import DEFAULT_SKILL, Entrant, rate
 
 GUILD = 1
 STATE = json.dumps({"hands": [[i, i + 13, i + 26] for i in range(13)], "turn": 0})
@@ -70,6 +73,15 @@ async def _postgres_baseline(url: DatabaseURL, count: int = 2000) -> float:
         await con.close()
 
 
+def _rating_maths(count: int = 20_000) -> float:
+    """Microseconds to rate one four-person game (engine.rating.rate, no I/O)."""
+    entrants = [Entrant(place, skill=DEFAULT_SKILL) for place in (1, 2, 3, 4)]
+    start = time.perf_counter()
+    for _ in range(count):
+        rate(entrants)
+    return (time.perf_counter() - start) / count * 1e6
+
+
 async def _is_empty(store: Store) -> bool:
     async with store.database.read() as conn:
         row = await conn.one("SELECT (SELECT COUNT(*) FROM players) + (SELECT COUNT(*) FROM games)")
@@ -93,12 +105,15 @@ async def _bench(url: DatabaseURL, games: int, saves: int, here: Path | None) ->
             lines.append(f"baseline, plain asyncpg single-row commits: {base:7.0f}/s")
         users = [1, 2, 3, 4]
         seats = [Seat(f"u{u}", user_id=u) for u in users]
-        ids = []
+        ids, casual = [], []
         start = time.perf_counter()
         for n in range(games):
             game = await store.start_game(GUILD, 100 + n, 1, "{}", 1, seats, STATE)
             ids.append(game.id)
         elapsed = time.perf_counter() - start
+        for n in range(games):
+            game = await store.start_game(GUILD, 100 + n, 1, "{}", 1, seats, STATE, ranked=False)
+            casual.append(game.id)
         lines.append(f"game starts:            {games / elapsed:8.0f}/s")
 
         start = time.perf_counter()
@@ -127,17 +142,19 @@ async def _bench(url: DatabaseURL, games: int, saves: int, here: Path | None) ->
         transfers = [ChipTransfer(3, 0, 2, "place"), ChipTransfer(2, 1, 1, "place")]
         results = [SeatResult(i, i + 1) for i in range(4)]
         half = len(ids) // 2
-        start = time.perf_counter()
-        for game_id in ids[:half]:
-            await store.settle_game(game_id, transfers, results)
-        elapsed = time.perf_counter() - start
-        lines.append(f"settlements (sequential): {half / elapsed:6.0f}/s")
-
-        rest = ids[half:]
-        start = time.perf_counter()
-        await asyncio.gather(*(store.settle_game(g, transfers, results) for g in rest))
-        elapsed = time.perf_counter() - start
-        lines.append(f"settlements (concurrent): {len(rest) / elapsed:6.0f}/s")
+        for kind, games_of in (("casual, settle alone", casual), ("ranked, with rating", ids)):
+            start = time.perf_counter()
+            for game_id in games_of[:half]:
+                await store.settle_game(game_id, transfers, results)
+            elapsed = time.perf_counter() - start
+            lines.append(f"settlements (sequential, {kind}): {half / elapsed:6.0f}/s")
+        for kind, games_of in (("casual, settle alone", casual), ("ranked, with rating", ids)):
+            rest = games_of[half:]
+            start = time.perf_counter()
+            await asyncio.gather(*(store.settle_game(g, transfers, results) for g in rest))
+            elapsed = time.perf_counter() - start
+            lines.append(f"settlements (concurrent, {kind}): {len(rest) / elapsed:6.0f}/s")
+        lines.append(f"rating one four-person game (maths alone): {_rating_maths():7.1f} µs")
     finally:
         await store.close()
     report = await check_url_async(url)

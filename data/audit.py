@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from data.admin_audit import audit_admin
 from data.db import Conn, DatabaseURL, Row, open_database
+from data.ratings.audit import audit_ratings
 
 T = TypeVar("T")
 LEDGER_TRIGGERS = frozenset({"chip_ledger_no_update", "chip_ledger_no_delete"})
@@ -187,6 +188,8 @@ async def audit(conn: Conn) -> Report:
     report.facts.append(f"{kept} live hands kept")
     if stray:
         report.fault(f"{stray} live hands belong to closed or missing tables")
+    # Ratings (data.ratings.audit): each game counted once in each rating it moved.
+    await audit_ratings(conn, report)
     return report
 
 

@@ -7,11 +7,12 @@ processes share::
         --to postgresql://tienlen:secret@db.example:5432/tienlen
 
 Everything is copied, row for row and id for id: players, the chip ledger, tables, games,
-results, stats, places, admin changes, server settings, the bot's own notes and the live hands
-(their interaction tokens are copied as they are and never printed). The source is first brought
-to this program's schema version (as the bot does when it starts); the target must be empty (its
-schema is created) and is written in one transaction, so a failed copy leaves it empty. The copy
-ends with the same checks as ``python -m data.check`` on the target. Stop the bot while copying.
+results, stats, places, admin changes, server settings, the bot's own notes, ratings, seasons
+and the live hands (their interaction tokens are copied as they are and never printed). The
+source is first brought to this program's schema version (as the bot does when it starts); the
+target must be empty (its schema is created) and is written in one transaction, so a failed copy
+leaves it empty. The copy ends with the same checks as ``python -m data.check`` on the target.
+Stop the bot while copying.
 
 Exit status: 0 copied and sound, 1 copied but the check found faults, 2 nothing copied.
 """
@@ -47,6 +48,8 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("bot_meta", "key"),
     ("ratings", "guild_id, user_id"),
     ("rating_changes", "game_id, guild_id, user_id"),
+    ("seasons", "guild_id, number"),
+    ("season_standings", "guild_id, season, user_id"),
 )
 #: tables whose ids come from a sequence that must continue after the copied ids
 IDENTITY_TABLES = ("tables", "games", "admin_actions", "chip_ledger")

@@ -68,6 +68,7 @@ from data.models import (
     TransferLike,
 )
 from data.ratings import PlacedSeat, RatingsStore, game_rating_changes, rate_settled_game
+from data.seasons import SeasonsStore
 from data.table_life import TableLifeStore
 from data.threads import ThreadDefaults
 from engine import Rules
@@ -149,7 +150,8 @@ def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
 
 
 class Store(
-    AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQueries, RatingsStore
+    AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQueries, RatingsStore,
+    SeasonsStore,
 ):
     """Async access to the database. Create with ``await Store.open(url_or_path)``."""
 
@@ -566,7 +568,7 @@ class Store(
         """Record a game in play (version 1) after checking every person holds at least `stake`.
 
         New players are created with their starting chips first. A `ranked` game's settlement
-        also rates its people (data/ratings.py); a casual one (`ranked=False`) changes no rating.
+        also rates its people (data/ratings/); a casual one (`ranked=False`) changes no rating.
         """
         _check_int("guild_id", guild_id)
         _check_int("channel_id", channel_id)

@@ -16,6 +16,7 @@ from benchmarks.load import main as load_main
 from bot.terminal import main as play_main
 from data.check import main as check_main
 from data.migrate import main as migrate_main
+from data.ratings.backfill import main as ratings_main
 
 ROOT = Path(__file__).parents[1]
 
@@ -26,6 +27,7 @@ ENTRY_POINTS: list[tuple[str, Main, Sequence[str]]] = [
     ("python -m bot play", play_main, ["--rules", "--players", "--level", "--seed", "southern"]),
     ("python -m data.check", check_main, ["URL", "postgresql://", "Exits 0"]),
     ("python -m data.migrate", migrate_main, ["--from", "--to", "empty"]),
+    ("python -m data.ratings", ratings_main, ["--backfill", "URL", "idempotent"]),
     ("python -m benchmarks.engine", engine.main, ["--games", "--hands", "--seed"]),
     ("python -m benchmarks.arena", arena.main, ["--seats", "--games", "--rules", "--workers",
                                                 "--budget-ms", "expert"]),
@@ -42,6 +44,7 @@ ENTRY_POINTS: list[tuple[str, Main, Sequence[str]]] = [
 ARGS_BEFORE_UNKNOWN = {
     "python -m data.check": ["some.sqlite3"],
     "python -m data.migrate": ["--from", "a.sqlite3", "--to", "b.sqlite3"],
+    "python -m data.ratings": ["--backfill", "a.sqlite3"],
 }
 
 
@@ -95,7 +98,7 @@ def test_data_check_needs_exactly_one_url(capsys: pytest.CaptureFixture[str]) ->
 
 @pytest.mark.parametrize("module", ["benchmarks.engine", "benchmarks.arena", "benchmarks.store",
                                     "benchmarks.load", "benchmarks.pictures", "data.check",
-                                    "data.migrate"])
+                                    "data.migrate", "data.ratings"])
 def test_module_runs_as_python_m(module: str, tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     result = subprocess.run([sys.executable, "-m", module, "--help"], cwd=tmp_path, env=env,

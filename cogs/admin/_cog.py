@@ -1,5 +1,6 @@
-"""`/tienlen admin chips|reset-leaderboard|log`: Manage Server only. Thin: check who asked and
-what, call the store (`data.admin`, which owns every rule about chips), word the answer."""
+"""`/tienlen admin chips|reset-leaderboard|end-season|log`: Manage Server only. Thin: check who
+asked and what, call the store (`data.admin`, which owns every rule about chips; data.seasons the
+seasons), word the answer."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from discord.ext import commands
 
 from cogs import guard
 from cogs.i18n import N_, Words, person_language, words
+from cogs.ranked import seasons
 from data import GamesRunning, HeldAtTable, InsufficientChips, InvalidInput, TooRich
 from data.admin import AMOUNT_MAX, REASON_MAX
 
@@ -143,6 +145,26 @@ class AdminCog(commands.Cog, name="Admin"):
             log.info("admin %s: leaderboard reset (%s players, stats %s)", interaction.user.id,
                      change.players, stats, extra={"guild_id": interaction.guild_id})
             await guard.answer(interaction, _words.reset_done(w, change))
+
+    @admin.command(name="end-season", description="End this server's ranked season now")
+    @app_commands.describe(confirm="True to really end it")
+    async def end_season(self, interaction: discord.Interaction[Any], confirm: bool) -> None:
+        async with guard.guarded(interaction, "admin end-season"):
+            w = self._admin(interaction)
+            assert interaction.guild_id is not None
+            if not confirm:
+                current = await self.bot.store.current_season(interaction.guild_id)
+                raise guard.Refused(w._(
+                    "Nothing was changed. To end season {season} now (its standings kept, every "
+                    "rating softly reset), run it again with **confirm: True**.",
+                    season=w.num(current.number)))
+            end = await seasons.end_now(self.bot, interaction.guild_id)
+            log.info("admin %s: season %s ended early", interaction.user.id, end.ended.number,
+                     extra={"guild_id": interaction.guild_id})
+            await guard.answer(interaction, w._(
+                "Season {season} has ended and season {next} has begun. Its final standings: "
+                "`/leaderboard season: {season}`.", season=w.num(end.ended.number),
+                next=w.num(end.started.number)))
 
     @admin.command(name="log", description="The last admin changes, 10 a page")
     @app_commands.describe(user="Only the changes of this member", page="Page number")

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from cogs import guard
 from cogs.i18n import Words, person_language, table_language, words
+from cogs.ranked import ladder
 from data import AlreadyClaimed, LeaderboardPage, Store
 
 if TYPE_CHECKING:
@@ -56,15 +57,26 @@ class EconomyCog(commands.Cog, name="Economy"):
                           description="The best players of this server or of every server")
     @app_commands.guild_only()
     @app_commands.describe(
-        by="Rank by chips, wins or win rate (10+ games)",
+        by="Rank by chips, wins, win rate (10+ games) or rating (ranked games)",
         scope="This server (chips held) or every server (net chips won in games)",
         page="Page number",
+        season="A finished season of this server: its final rating standings",
     )
     async def leaderboard(self, interaction: discord.Interaction[Any],
-                          by: Literal["chips", "wins", "winrate"] = "chips",
+                          by: Literal["chips", "wins", "winrate", "rating"] = "chips",
                           scope: Literal["server", "global"] = "server",
-                          page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
-        await show_leaderboard(interaction, self.bot.store, scope, by, page, edit=False)
+                          page: app_commands.Range[int, 1, MAX_PAGE] = 1,
+                          season: app_commands.Range[int, 1, ladder.MAX_SEASON] | None = None,
+                          ) -> None:
+        if by != "rating" and season is None:
+            await show_leaderboard(interaction, self.bot.store, scope, by, page, edit=False)
+            return
+        # Ratings' ladders (docs/RATING.md): cogs.ranked draws them.
+        async with guard.guarded(interaction, "command leaderboard by rating"):
+            if season is not None and scope == "global":
+                raise guard.Refused(guard.reader(interaction).marked(ladder.SEASON_HERE))
+            which = f"s{season}" if season is not None else scope
+            await ladder.show(interaction, self.bot.store, which, page, edit=False)
 
 
 async def show_leaderboard(interaction: discord.Interaction[Any], store: Store, scope: str,

@@ -3,6 +3,7 @@ store, word with `_words`. Attached to the TienLen cog's `/tienlen` group like `
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -12,6 +13,7 @@ from discord.ext import commands
 from cogs import guard
 from cogs.i18n import N_, Words, person_language, words
 
+from . import _seasons as seasons
 from . import _words as text
 
 if TYPE_CHECKING:
@@ -50,9 +52,13 @@ class RankedCog(commands.Cog, name="Ranked"):
     def __init__(self, bot: TienLenBot) -> None:
         self.bot = bot
         self.rank_command = rank_command()
+        self._season_check: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         self.attach()
+        # Seasons whose end has come are ended (and announced) by this check (cogs.ranked._seasons).
+        self._season_check = asyncio.get_running_loop().create_task(
+            seasons.run(self.bot), name="season-check")
 
     def attach(self) -> None:
         """Add `/tienlen rank` to the TienLen cog's group (also called by that cog's setup when
@@ -64,6 +70,9 @@ class RankedCog(commands.Cog, name="Ranked"):
             group.add_command(self.rank_command)
 
     async def cog_unload(self) -> None:
+        if self._season_check is not None:
+            self._season_check.cancel()
+            self._season_check = None
         group = self.bot.tree.get_command("tienlen")
         if isinstance(group, app_commands.Group):
             group.remove_command("rank")

@@ -20,19 +20,24 @@ def tier(w: Words, display: int) -> str:
 
 
 def rank(w: Words, who: str, rating: PlayerRating) -> str:
-    """The answer of `/tienlen rank`: rating, tier, provisional, place on the server's ladder,
-    games and the last game's change."""
+    """The answer of `/tienlen rank`: rating, tier, provisional, place on the server's ladder
+    (among its ranked players, as `/leaderboard by: rating` numbers them), games, the last game's
+    change and the season's best."""
     lines = [w._("**Rating of {who}: {rating}** ({tier})", who=who,
                  rating=w.num(rating.display), tier=tier(w, rating.display))]
     if is_provisional(rating.games):
         lines.append(w._("Provisional: {games} of {needed} ranked games played.",
                          games=w.num(rating.games), needed=w.num(PROVISIONAL_GAMES)))
-    lines.append(w._("Rank **{rank}** of {of} in this server.", rank=w.num(rating.rank),
-                     of=w.num(rating.of)))
+    if rating.rank is None:
+        lines.append(w._("Until then listed apart, with the provisional players, on the "
+                         "server's ladder."))
+    else:
+        lines.append(w._("Rank **{rank}** of {of} in this server.", rank=w.num(rating.rank),
+                         of=w.num(rating.of)))
     lines.append(w.ngettext("{games} ranked game · last game: {change}",
                             "{games} ranked games · last game: {change}", rating.games,
                             games=w.num(rating.games), change=w.signed(rating.last_change)))
-    lines.append(w._("Best rating: {best}", best=w.num(rating.best)))
+    lines.append(w._("Best rating this season: {best}", best=w.num(rating.best)))
     return "\n".join(lines)
 
 

@@ -17,6 +17,7 @@ from discord.ext import commands
 from cogs import glossary, guard, words
 from cogs.i18n import N_, NP_, Words, person_language, table_language
 from cogs.i18n import words as words_of
+from cogs.ranked import seasons as ranked_seasons
 from cogs.tables import (
     ChannelHasTable,
     LiveTable,
@@ -456,7 +457,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                            idle_minutes="Minutes without a press before a lobby or finished "
                                         "table closes itself (0: never)",
                            threads="New tables open in a thread of their channel (on/off)",
-                           ranked="New tables' games move the players' ratings (on/off)")
+                           ranked="New tables' games move the players' ratings (on/off)",
+                           season="Ranked seasons: monthly (Vietnam time) or off")
     @guarded
     async def settings(self, interaction: discord.Interaction[Any],
                        preset: PresetName | None = None,
@@ -468,7 +470,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                        channels: table_channels.ChannelList | None = None,
                        idle_minutes: IdleMinutes | None = None,
                        threads: Literal["on", "off"] | None = None,
-                       ranked: Literal["on", "off"] | None = None) -> None:
+                       ranked: Literal["on", "off"] | None = None,
+                       season: Literal["monthly", "off"] | None = None) -> None:
         assert interaction.guild_id is not None
         w = person(interaction)
         if not _can_manage(interaction):
@@ -480,6 +483,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         if threads is not None:
             await store.set_threads_default(interaction.guild_id, threads == "on")
         ranked_default = await table_ranked.apply(store, interaction.guild_id, ranked)
+        period, current_season = await ranked_seasons.apply(store, interaction.guild_id, season)
         if (preset is None and stake is None and turn_seconds is None and turn_reminder is None
                 and language is None and images is None):
             current = await store.get_guild_settings(interaction.guild_id)
@@ -515,6 +519,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
                           threads=w.pgettext("option", "on") if in_threads
                           else w.pgettext("option", "off"))
         text += " " + table_ranked.describe(w, ranked_default)
+        text += " " + ranked_seasons.describe(w, period, current_season)
         await interaction.response.send_message(text, ephemeral=True)
 
     async def _relanguage(self, interaction: discord.Interaction[Any], setting: str) -> None:

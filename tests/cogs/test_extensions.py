@@ -34,7 +34,8 @@ async def test_every_extension_loads_without_login(tmp_path: Path) -> None:
         assert subs == {"start", "stake", "hand", "rules", "stop", "settings", "stats", "tables",
                         "admin", "history", "rank", "help"}
         admin = group.get_command("admin")  # type: ignore[union-attr]
-        assert {c.name for c in admin.commands} == {"chips", "reset-leaderboard", "log"}  # type: ignore[union-attr]
+        assert {c.name for c in admin.commands} == {"chips", "reset-leaderboard",
+                                                         "end-season", "log"}  # type: ignore[union-attr]
         assert "admin" not in top
         assert bot.user is None  # never logged in
     finally:

@@ -28,6 +28,8 @@ TABLES = (
     "admin_actions",
     "ratings",
     "rating_changes",
+    "seasons",
+    "season_standings",
 )
 
 

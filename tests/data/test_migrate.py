@@ -33,6 +33,8 @@ async def old_store(path: Path) -> None:
             [ChipTransfer(2, 0, 20, "place"), ChipTransfer(1, 0, 5, "chop")],
             [SeatResult(0, 1, 2), SeatResult(1, 2), SeatResult(2, 3)],
         )
+        # a finished season: its frozen standings and the season after it are copied too
+        assert await store.end_season(GUILD, early=True) is not None
         cancelled = await start(store, (1, 2), channel=11)
         await store.cancel_game(cancelled.id)
         await store.claim_daily(GUILD, 4)

@@ -117,6 +117,14 @@ TAMPERS = {
         "UPDATE games SET status = 'finished' WHERE id = 2",
         "0 results for 2 seats",
     ),
+    "rating counted twice": (
+        "UPDATE ratings SET games = games + 1 WHERE user_id = 1 AND guild_id = 1",
+        "counts 2 games but 1 rating changes are logged",
+    ),
+    "casual game rated": (
+        "UPDATE games SET ranked = 0 WHERE id = 1",
+        "Game 1 is casual but moved ratings",
+    ),
     "double daily": (
         "INSERT INTO chip_ledger (guild_id, user_id, delta, reason, created_at) "
         "SELECT guild_id, user_id, delta, reason, created_at FROM chip_ledger "

@@ -1,4 +1,4 @@
-"""Ratings booked by settle_game (data/ratings.py): once per ranked game, none for casual ones,
+"""Ratings booked by settle_game (data/ratings/): once per ranked game, none for casual ones,
 computer seats as fixed anchors, leavers rated last; on SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -32,11 +32,12 @@ async def test_ranked_game_rates_once(store: Store, db_url: str) -> None:
     assert not again.first_call and again.ratings == first.ratings
     winner = await store.get_rating(GUILD, 101)
     assert winner is not None
+    # one game each: provisional, so not numbered among the ranked players (there are none)
     assert (winner.games, winner.display, winner.rank, winner.of) == (
-        1, first.ratings[0].after, 1, 4)
+        1, first.ratings[0].after, None, 0)
     assert winner.last_change == deltas[0]
     last = await store.get_rating(GUILD, 104)
-    assert last is not None and last.rank == 4 and last.games == 1
+    assert last is not None and last.rank is None and last.games == 1
     # The global rating moved the same way; each game logged once per scope.
     assert sql(db_url, "SELECT COUNT(*) FROM rating_changes") == [(8,)]
     glob = await store.get_rating(GLOBAL, 101)
