@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs import glossary, pictures
+from cogs import glossary, pictures, words
 from cogs.i18n import Words
 from cogs.pictures import BoardView, BoardWords, HandView
 from cogs.tables import GameResults, LiveTable, Player, TablePhase
@@ -71,9 +71,10 @@ def board_view(live: LiveTable) -> BoardView | None:
     if live.phase is TablePhase.FINISHED and isinstance(live.results, GameResults):
         by_player = {p.player: p.chips for p in live.results.places}
         chips = [by_player.get(Player.of(seat), 0) for seat in live.seats]
-    return pictures.board_view(game, [seat.name for seat in live.seats], table=live.id,
-                               stake=live.table.stake, away=live.auto, chips=chips,
-                               words=board_words(render.table_words(live)))
+    w = render.table_words(live)
+    names, keeps = seat_names(w, live)
+    return pictures.board_view(game, names, table=live.id, stake=live.table.stake,
+                               away=live.auto, chips=chips, words=board_words(w), keeps=keeps)
 
 
 def revealed_view(live: LiveTable, results: GameResults) -> BoardView | None:
@@ -85,9 +86,25 @@ def revealed_view(live: LiveTable, results: GameResults) -> BoardView | None:
         return None
     by_player = {p.player: p.chips for p in results.places}
     chips = [by_player.get(Player.of(seat), 0) for seat in live.seats]
-    return pictures.board_view(game, [seat.name for seat in live.seats], table=live.id,
-                               stake=live.table.stake, chips=chips, reveal=True,
-                               words=board_words(render.table_words(live)))
+    w = render.table_words(live)
+    names, keeps = seat_names(w, live)
+    return pictures.board_view(game, names, table=live.id, stake=live.table.stake, chips=chips,
+                               reveal=True, words=board_words(w), keeps=keeps)
+
+
+def seat_names(w: Words, live: LiveTable) -> tuple[list[str], list[str]]:
+    """The names drawn on a board in ``w``'s language and, by seat, the end of each name kept
+    whole when it is cut: a computer is "Máy 2 (khó)", whose "(khó)" stays."""
+    names, keeps = [], []
+    for seat in live.seats:
+        level = words.computer_level(seat.name) if seat.user_id is None else None
+        if level is None:
+            names.append(seat.name)
+            keeps.append("")
+            continue
+        names.append(words.player(w, Player.of(seat)))
+        keeps.append(glossary.level(w, level))
+    return names, keeps
 
 
 def board_words(w: Words) -> BoardWords:
@@ -102,8 +119,11 @@ def board_words(w: Words) -> BoardWords:
         passed=w._("PASSED"),
         away=w._("AWAY"),
         out=w._("OUT"),
-        last_card=w._("LAST CARD"),
+        last_card=w._("1 CARD!"),
+        two_cards=w._("2 CARDS!"),
+        won_trick=w._("{name} won the trick", name="{name}"),
         places=tuple(glossary.place(w, n) for n in range(1, 9)),
+        group="".join(c for c in w.num(1000) if not c.isdigit()) or ",",
     )
 
 
