@@ -47,6 +47,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("bot_meta", "key"),
     ("ratings", "guild_id, user_id"),
     ("rating_changes", "game_id, guild_id, user_id"),
+    ("player_prefs", "user_id"),
 )
 #: tables whose ids come from a sequence that must continue after the copied ids
 IDENTITY_TABLES = ("tables", "games", "admin_actions", "chip_ledger")

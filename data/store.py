@@ -67,6 +67,7 @@ from data.models import (
     TableStatus,
     TransferLike,
 )
+from data.prefs import PrefsStore
 from data.ratings import PlacedSeat, RatingsStore, game_rating_changes, rate_settled_game
 from data.table_life import TableLifeStore
 from data.threads import ThreadDefaults
@@ -149,7 +150,8 @@ def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
 
 
 class Store(
-    AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQueries, RatingsStore
+    AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQueries, RatingsStore,
+    PrefsStore,
 ):
     """Async access to the database. Create with ``await Store.open(url_or_path)``."""
 

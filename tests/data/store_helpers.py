@@ -28,6 +28,7 @@ TABLES = (
     "admin_actions",
     "ratings",
     "rating_changes",
+    "player_prefs",
 )
 
 
