@@ -21,7 +21,7 @@ from engine.cards import layout_for
 if TYPE_CHECKING:
     from data.db import Conn
 
-__all__ = ["CHOICES", "HandPrefs", "PrefsStore"]
+__all__ = ["CHOICES", "DEFAULT_PREFS", "HandPrefs", "PrefsStore"]
 
 SortBy = Literal["rank", "suit"]
 
@@ -65,6 +65,10 @@ class HandPrefs:
         return replace(self, **changes)  # type: ignore[arg-type]  # checked in __post_init__
 
 
+DEFAULT_PREFS = HandPrefs()
+"""Everyone's preferences until they choose."""
+
+
 class PrefsStore:
     """`get_prefs` / `set_prefs` of the store."""
 
@@ -84,8 +88,7 @@ class PrefsStore:
         return HandPrefs(four_colour=bool(row[0]), sort_by="suit" if row[1] == "suit" else "rank",
                          pictures=bool(row[2]))
 
-    async def set_prefs(self, user_id: int, *, now: datetime | None = None,
-                        **changes: object) -> HandPrefs:
+    async def set_prefs(self, user_id: int, /, **changes: object) -> HandPrefs:
         """Change some of a person's preferences (names and values of :data:`CHOICES` only:
         anything else raises InvalidInput and nothing is written); returns them all."""
         if type(user_id) is not int or not 0 < user_id < 2**63:
@@ -105,5 +108,5 @@ class PrefsStore:
                 "four_colour = excluded.four_colour, sort_by = excluded.sort_by, "
                 "pictures = excluded.pictures, updated_at = excluded.updated_at",
                 (user_id, int(new.four_colour), new.sort_by, int(new.pictures),
-                 self._now(now)))
+                 self._now(None)))
         return new

@@ -15,9 +15,9 @@ if TYPE_CHECKING:
 async def setup(bot: TienLenBot) -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS, TablesPageButton)
     await bot.add_cog(TienLenCog(bot))
-    # Other cogs' subcommands of `/tienlen` (`history`, `rank`), when this one is reloaded
-    # after them.
-    for name in ("History", "Ranked"):
+    # Other cogs' subcommands of `/tienlen` (`history`, `rank`, `prefs`), when this one is
+    # reloaded after them.
+    for name in ("History", "Ranked", "Prefs"):
         other = bot.get_cog(name)
         if other is not None and hasattr(other, "attach"):
             other.attach()

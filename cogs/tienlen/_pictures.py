@@ -16,6 +16,8 @@ from cogs import glossary, pictures, words
 from cogs.i18n import Words
 from cogs.pictures import BoardView, BoardWords, HandView
 from cogs.tables import GameResults, LiveTable, Player, TablePhase
+from data import HandPrefs
+from data.prefs import DEFAULT_PREFS
 
 from . import _render as render
 from . import selection as sel
@@ -146,14 +148,17 @@ def alt_text(w: Words, view: BoardView) -> str:
                seats="; ".join(parts))[:1024]  # Discord's limit
 
 
-def hand_view(live: LiveTable, seat: int, mask: int) -> HandView:
-    """The hand picture of ``seat``: its cards in the game's order, the selected ones raised."""
+def hand_view(live: LiveTable, seat: int, mask: int, prefs: HandPrefs = DEFAULT_PREFS
+              ) -> HandView:
+    """The hand picture of ``seat``: its cards in its owner's order (``prefs``: by rank or by
+    suit, and the four-colour deck), the selected ones raised."""
     game = live.game
     assert game is not None
-    cards = game.hand(seat)
+    cards = prefs.arrange(game.hand(seat), live.rules.suit_order)
     codes = sel.hand_codes(cards)
     mask = sel.clean_mask(cards, mask)
-    return HandView(tuple(cards), tuple(bool(mask >> code & 1) for code in codes))
+    return HandView(tuple(cards), tuple(bool(mask >> code & 1) for code in codes),
+                    prefs.four_colour)
 
 
 class BoardPicture:
@@ -182,10 +187,12 @@ async def board_picture(bot: TienLenBot, live: LiveTable, budget: float | None =
 
 async def hand_files(bot: TienLenBot, live: LiveTable, seat: int, mask: int, w: Words,
                      budget: float | None = ANSWER_BUDGET) -> list[discord.File]:
-    """The hand picture as a file to attach (empty: text only), described in ``w``."""
-    if not await bot.image_setting.enabled(live.table.guild_id):
+    """The hand picture as a file to attach (empty: text only, when the server or its owner
+    turned pictures off), described in ``w``."""
+    prefs = await bot.hands.load_prefs(live.seats[seat].user_id)
+    if not prefs.pictures or not await bot.image_setting.enabled(live.table.guild_id):
         return []
-    png = await _within(budget, bot.pictures.hand(hand_view(live, seat, mask)))
+    png = await _within(budget, bot.pictures.hand(hand_view(live, seat, mask, prefs)))
     if png is None:
         return []
     return [discord.File(io.BytesIO(png), filename=HAND_FILE, description=w._("Your hand"))]
