@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import logging
+import random
 from typing import Any
 
 import pytest
@@ -13,8 +14,9 @@ from PIL import Image, ImageChops
 
 from cogs.pictures import HandView, Pictures
 from cogs.tienlen import _pictures
+from cogs.tienlen import selection as sel
 from data import HandPrefs
-from engine import Card
+from engine import Card, Rank, Suit
 
 from .forge import forge_slash, opt, reply_text
 from .tablekit import board, labels, open_hand, open_table, seat_people
@@ -165,3 +167,22 @@ async def test_a_value_that_gets_past_the_options_is_not_stored(world: Any) -> N
         await cog.cache.change(alice.id, sort_by="colour")
     assert await world.store.get_prefs(alice.id) == HandPrefs()
     assert cog.cache.known(alice.id) == HandPrefs()
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_card_pressed_in_either_order_selects_the_same_card(seed: int) -> None:
+    """The buttons carry card codes computed over the hand in its owner's order; the table reads
+    them over the game's order. With two decks (twins) every code still means the same card."""
+    rng = random.Random(seed)
+    deck = [Card(r, s) for r in Rank for s in Suit] * 2
+    game_order = HandPrefs().arrange(rng.sample(deck, 20), tuple(Suit))
+    for prefs in (HandPrefs(sort_by="suit"), HandPrefs()):
+        shown = prefs.arrange(game_order, tuple(Suit))
+        codes = sel.hand_codes(shown)
+        assert len(set(codes)) == len(shown)
+        for card, code in zip(shown, codes, strict=True):
+            assert sel.selected_cards(game_order, 1 << code) == [card]
+        chosen = rng.sample(range(len(shown)), 5)
+        mask = sel.to_mask(codes[i] for i in chosen)
+        assert sorted(map(str, sel.selected_cards(game_order, mask))) == sorted(
+            str(shown[i]) for i in chosen)
