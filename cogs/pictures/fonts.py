@@ -183,6 +183,9 @@ class Fonts:
 
     def measure(self, text: str, size: int, bold: bool) -> float:
         """The advance width of ``text`` (already cleaned) in pixels."""
+        font = self.get(size, bold=bold)
+        if not isinstance(font, ImageFont.FreeTypeFont):  # the bitmap font: Latin-1 only
+            return font.getlength(_latin1(text))
         return sum(font.getlength(run) for run, font in self.runs(text, size, bold))
 
     def _text(self, text: str, size: int, bold: bool) -> Text:

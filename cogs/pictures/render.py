@@ -213,6 +213,14 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, view: 
     _label(img, fonts, count_x, row_y + BACK_H / 2 + 1, str(seat.cards), 30, ink, "lm")
 
 
+def _with_name(fonts: Fonts, text: str, seat: SeatView, size: int, room: float) -> str:
+    """``text`` with its ``{name}`` replaced by the seat's name, the name (not the words
+    around it) cut so that the whole fits ``room`` pixels, keeping ``seat.keep``."""
+    rest = fonts.measure(text.replace("{name}", ""), size, True) + 1
+    name = fonts.fit(seat.name, size, True, max(40.0, room - rest), seat.keep)
+    return fonts.fit(text.replace("{name}", name), size, True, room)
+
+
 def _fit_name(fonts: Fonts, seat: SeatView, room: float) -> tuple[str, int]:
     """The name as drawn in ``room`` pixels and its size: whole at 21 px, else smaller down to
     18 px, else cut by width at 18 px (keeping ``seat.keep``)."""
@@ -266,8 +274,8 @@ def render_board(view: BoardView, fonts: Fonts) -> Image.Image:
     elif view.to_beat:
         title = words.to_beat
         if view.to_beat_by is not None:
-            by = words.played_by.format(name=view.seats[view.to_beat_by].name)
-            title = f"{title} — {by}"
+            title = _with_name(fonts, f"{title} — {words.played_by}",
+                               view.seats[view.to_beat_by], 22, x1 - x0 - 8)
         cards_y = y1 - card_h
         title = fonts.fit(title, 22, True, x1 - x0 - 8)
         _label(img, fonts, mid, cards_y - 10, title, 22, TEXT, "md")
@@ -280,10 +288,7 @@ def render_board(view: BoardView, fonts: Fonts) -> Image.Image:
         text = fonts.fit(view.note or words.new_lead, 34, True, x1 - x0 - 8)
         if view.note is None and view.lead_by is not None:  # who won the trick (and leads)
             _label(img, fonts, mid, centre_y - 20, text, 34, TEXT, "mm")
-            seat = view.seats[view.lead_by]
-            room = x1 - x0 - 8 - fonts.measure(words.won_trick.format(name=""), 24, True)
-            name = fonts.fit(seat.name, 24, True, max(40.0, room), seat.keep)
-            won = fonts.fit(words.won_trick.format(name=name), 24, True, x1 - x0 - 8)
+            won = _with_name(fonts, words.won_trick, view.seats[view.lead_by], 24, x1 - x0 - 8)
             _label(img, fonts, mid, centre_y + 22, won, 24, PLATE_TURN, "mm")
         else:
             _label(img, fonts, mid, centre_y, text, 34, TEXT, "mm")

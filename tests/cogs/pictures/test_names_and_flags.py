@@ -327,3 +327,17 @@ def test_a_hand_sorted_by_suit_and_in_four_colours(pictures: Pictures) -> None:
     four = _image(pictures.hand_png(by_suit))
     assert ImageChops.difference(plain, four).getbbox() is not None
     assert by_suit != HandView(by_suit.cards)  # the preference is part of the cache key
+
+
+@pytest.mark.parametrize("template", ["To beat — by {name}", "{name} won the trick",
+                                      "{name} thắng vòng"])
+def test_a_name_inside_a_sentence_is_cut_not_the_sentence(fonts: Fonts, template: str) -> None:
+    seat = SeatView("Computer 3 (hard)", 4, keep="(hard)")
+    for room in (290.0, 348.0):  # 348: between the side plates
+        text = render_mod._with_name(fonts, template, seat, 22, room)
+        assert fonts.measure(text, 22, True) <= room
+        head, tail = template.split("{name}")
+        assert text.startswith(head) and text.endswith(tail), text
+        assert "(hard)" in text and "…" in text, text
+    whole = render_mod._with_name(fonts, template, SeatView("Ánh", 4), 22, 300.0)
+    assert whole == template.replace("{name}", "Ánh")
