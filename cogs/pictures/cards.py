@@ -117,14 +117,18 @@ def _card_base(w: int, h: int, fill: Colour, outline: Colour, ss: int = SS
     return img, stroke
 
 
-@lru_cache(maxsize=512)
 def card_sprite(card: Card, width: int, fonts: Fonts, four_colour: bool = False) -> Image.Image:
     """The face of ``card``, ``width`` pixels wide (height 1.4 × width), RGBA with round corners
-    (``four_colour``: ♣ green, ♦ blue).
+    (``four_colour``: ♣ green, ♦ blue); cached, however the arguments are passed.
 
     The rank and a small suit sit in the top-left corner (the part left visible when cards
     overlap), a large suit in the lower right.
     """
+    return _card_sprite(card, width, fonts, bool(four_colour))
+
+
+@lru_cache(maxsize=512)
+def _card_sprite(card: Card, width: int, fonts: Fonts, four_colour: bool) -> Image.Image:
     h = round(width * 1.4)
     img, _ = _card_base(width, h, FACE, EDGE)
     colour = _colour(card, four_colour)

@@ -308,25 +308,25 @@ def render_hand(view: HandView, fonts: Fonts) -> Image.Image:
 
 
 def _reference(fonts: Fonts) -> Image.Image:
-    """A board and a hand that use every colour of the design (the palette is taken from it)."""
+    """A board and a hand that use every colour of the design (the palette is taken from it):
+    every mark, the 1- and 2-card rings, a passed and an away plate, and a clubs and a diamonds
+    card of the four-colour deck (kept small: the warm-up draws this once, before any picture)."""
     suits = list(Suit)
     seats = (
         SeatView("Ánh", 5, turn=True), SeatView("Bảo", 7, passed=True),
         SeatView("Châu", 0, place=1, chips=20), SeatView("Dũng", 3, away=True),
         SeatView("Em", 2, place=2, chips=-10), SeatView("Giang", 0, place=3, chips=0),
-        SeatView("Hà", 4, place=4), SeatView("Khoa", 1),
+        SeatView("Hà", 2), SeatView("Khoa", 1),
     )
     play = tuple(Card(rank, suits[i % 4]) for i, rank in enumerate(Rank))
     board = render_board(BoardView(1, 10, seats, play, 1), fonts)
-    lead = render_board(BoardView(1, 10, (SeatView("Lan", 2, passed=True, away=True),
-                                          SeatView("Minh", 2)), lead_by=0), fonts)
     hand = render_hand(HandView(play, (True, False) * 6 + (True,)), fonts)
-    four = render_hand(HandView(play, four_colour=True), fonts)
-    ref = Image.new("RGB", (board.width, 2 * board.height + 2 * hand.height), FELT_DARK)
+    four = render_hand(HandView((Card(Rank.THREE, Suit.CLUBS), Card(Rank.KING, Suit.DIAMONDS)),
+                                four_colour=True), fonts)
+    ref = Image.new("RGB", (board.width, board.height + hand.height), FELT_DARK)
     ref.paste(board, (0, 0))
-    ref.paste(lead, (0, board.height))
-    ref.paste(hand, (0, 2 * board.height))
-    ref.paste(four, (0, 2 * board.height + hand.height))
+    ref.paste(hand, (0, board.height))
+    ref.paste(four, (board.width - four.width, board.height))
     return ref
 
 
