@@ -341,3 +341,12 @@ def test_a_name_inside_a_sentence_is_cut_not_the_sentence(fonts: Fonts, template
         assert "(hard)" in text and "…" in text, text
     whole = render_mod._with_name(fonts, template, SeatView("Ánh", 4), 22, 300.0)
     assert whole == template.replace("{name}", "Ánh")
+
+
+def test_a_sprite_is_cached_once_however_it_is_asked_for(fonts: Fonts) -> None:
+    """The warm-up asks for `card_sprite(card, width, fonts)`, the pictures pass four_colour:
+    both must reach the same cached sprite (else the first picture draws every sprite again)."""
+    card = Card(Rank.FIVE, Suit.CLUBS)
+    assert card_sprite(card, 76, fonts) is card_sprite(card, 76, fonts, False)
+    assert card_sprite(card, 76, fonts, four_colour=True) is card_sprite(card, 76, fonts, True)
+    assert card_sprite(card, 76, fonts, True) is not card_sprite(card, 76, fonts)
