@@ -53,9 +53,7 @@ class HandPrefs:
         """``cards`` in this person's order: low to high by rank (the game's order), or grouped
         by suit in ``suit_order`` and low to high in each suit."""
         layout = layout_for(suit_order)
-        if self.sort_by == "suit":
-            return sorted(cards, key=lambda c: (suit_order.index(c.suit), layout.key(c)))
-        return layout.sort(cards)
+        return layout.sort_by_suit(cards) if self.sort_by == "suit" else layout.sort(cards)
 
     def changed(self, **changes: object) -> HandPrefs:
         """These prefs with ``changes`` (declared names and values only, else InvalidInput)."""

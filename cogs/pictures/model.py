@@ -133,8 +133,7 @@ class HandView:
         that order, low to high in each); cards in ``selected`` raised (with two decks a card
         listed once raises one of its two copies)."""
         layout = layout_for(suit_order)
-        ordered = (sorted(cards, key=lambda c: (suit_order.index(c.suit), layout.key(c)))
-                   if by_suit else layout.sort(cards))
+        ordered = layout.sort_by_suit(cards) if by_suit else layout.sort(cards)
         left = list(selected)
         raised = []
         for card in ordered:
