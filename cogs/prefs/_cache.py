@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 
-from data import HandPrefs, Store
+from data import HandPrefs, Store, StoreError
 
 __all__ = ["PrefsCache"]
+
+log = logging.getLogger("cogs.prefs")
 
 KEPT = 10_000
 """People whose preferences are kept in memory (the least recently used are read again)."""
@@ -35,7 +38,12 @@ class PrefsCache:
             return HandPrefs()
         prefs = self._known.get(user_id)
         if prefs is None:
-            prefs = await self.store.get_prefs(user_id)
+            try:
+                prefs = await self.store.get_prefs(user_id)
+            except StoreError as error:  # the hand is drawn all the same, as by default
+                log.warning("preferences could not be read (%s); using the defaults",
+                            type(error).__name__)
+                return HandPrefs()
             self._remember(user_id, prefs)
         return prefs
 

@@ -15,7 +15,7 @@ from PIL import Image, ImageChops
 from cogs.pictures import HandView, Pictures
 from cogs.tienlen import _pictures
 from cogs.tienlen import selection as sel
-from data import HandPrefs
+from data import HandPrefs, StoreError
 from engine import Card, Rank, Suit
 
 from .forge import forge_slash, opt, reply_text
@@ -186,3 +186,19 @@ def test_a_card_pressed_in_either_order_selects_the_same_card(seed: int) -> None
         mask = sel.to_mask(codes[i] for i in chosen)
         assert sorted(map(str, sel.selected_cards(game_order, mask))) == sorted(
             str(shown[i]) for i in chosen)
+
+
+async def test_a_store_that_cannot_read_prefs_still_shows_the_hand(
+        world: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    alice, _ = await _start_two(world)
+
+    async def broken(user_id: int) -> HandPrefs:
+        raise StoreError("the database is away")
+
+    monkeypatch.setattr(world.store, "get_prefs", broken)
+    hand = await open_hand(world, alice)
+    live = next(iter(world.bot.table_service.tables.values()))
+    cards = live.game.hand(live.seat_of(alice.id))
+    assert _cards_shown(hand, cards) == [str(c) for c in HandPrefs().arrange(
+        cards, live.rules.suit_order)]
+    assert [a.filename for a in hand.attachments] == ["hand.png"]
