@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 # cogs.ranked, cogs.admin and cogs.history after cogs.tienlen: their commands join /tienlen
 EXTENSIONS = ("cogs.tienlen", "cogs.ranked", "cogs.economy", "cogs.admin", "cogs.reactions",
-              "cogs.history", "cogs.help")
+              "cogs.history", "cogs.help", "cogs.prefs")
 CHANNEL_ROUTE = re.compile(r"/channels/(\d+)/")
 # Routes outside the global limit: interaction answers and the interaction token's webhook.
 EXEMPT_ROUTE = re.compile(r"/interactions/\d+/[^/]+/callback|/webhooks/\d+/[^/]+")

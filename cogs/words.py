@@ -101,6 +101,12 @@ def player(w: Words, p: Player) -> str:
     return computer_name(w, int(match[1]), match[2]) if match else p.name
 
 
+def computer_level(name: str) -> str | None:
+    """The level of a computer seat's fixed-form name ("Computer 2 (hard)" -> "hard")."""
+    match = _COMPUTER.match(name)
+    return match[2] if match else None
+
+
 def seat_name(w: Words, live: LiveTable, seat: int | None) -> str:
     """Who sits in ``seat`` now ("nobody" for no seat)."""
     if seat is None:

@@ -41,6 +41,7 @@ from data.models import (
     TableRecord,
     TransferLike,
 )
+from data.prefs import HandPrefs
 from data.store import Store
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "GameRecord",
     "GamesRunning",
     "GuildSettings",
+    "HandPrefs",
     "HeldAtTable",
     "HistoryEntry",
     "HistoryPage",

@@ -50,6 +50,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("rating_changes", "game_id, guild_id, user_id"),
     ("seasons", "guild_id, number"),
     ("season_standings", "guild_id, season, user_id"),
+    ("player_prefs", "user_id"),
 )
 #: tables whose ids come from a sequence that must continue after the copied ids
 IDENTITY_TABLES = ("tables", "games", "admin_actions", "chip_ledger")

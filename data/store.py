@@ -67,6 +67,7 @@ from data.models import (
     TableStatus,
     TransferLike,
 )
+from data.prefs import PrefsStore
 from data.ratings import PlacedSeat, RatingsStore, game_rating_changes, rate_settled_game
 from data.seasons import SeasonsStore
 from data.table_life import TableLifeStore
@@ -152,6 +153,7 @@ def migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str, str]]:
 class Store(
     AdminTools, LiveHandsMixin, TableLifeStore, ThreadDefaults, HistoryQueries, RatingsStore,
     SeasonsStore,
+    PrefsStore,
 ):
     """Async access to the database. Create with ``await Store.open(url_or_path)``."""
 

@@ -211,6 +211,10 @@ class Layout:
     def sort(self, cards: Iterable[Card]) -> list[Card]:
         return sorted(cards, key=self.index_of.__getitem__)
 
+    def sort_by_suit(self, cards: Iterable[Card]) -> list[Card]:
+        """The cards grouped by suit in this order, low to high within each suit."""
+        return sorted(cards, key=lambda c: (self.order.index(c.suit), self.index_of[c]))
+
     def to_mask(self, cards: Iterable[Card], decks: int = 1) -> int:
         """The count mask of the cards; more copies than ``decks`` raises :class:`InvalidCards`."""
         mask = 0

@@ -19,6 +19,8 @@ from .fonts import Fonts
 
 __all__ = [
     "BLACK",
+    "BLUE",
+    "GREEN",
     "RED",
     "back_sprite",
     "card_sprite",
@@ -30,6 +32,8 @@ __all__ = [
 
 RED = (206, 29, 37)
 BLACK = (24, 24, 28)
+GREEN = (22, 128, 58)  # clubs in the four-colour deck
+BLUE = (28, 84, 196)  # diamonds in the four-colour deck
 FACE = (252, 252, 250)
 EDGE = (120, 126, 134)
 BACK = (32, 78, 150)
@@ -80,7 +84,12 @@ def _circle(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill: Colou
     draw.ellipse([x - r, y - r, x + r, y + r], fill=fill)
 
 
-def _colour(card: Card) -> Colour:
+def _colour(card: Card, four_colour: bool = False) -> Colour:
+    """Red and black; in the four-colour deck ♣ green and ♦ blue (♠ black, ♥ red)."""
+    if four_colour and card.suit is Suit.CLUBS:
+        return GREEN
+    if four_colour and card.suit is Suit.DIAMONDS:
+        return BLUE
     return RED if card.suit.is_red else BLACK
 
 
@@ -108,16 +117,21 @@ def _card_base(w: int, h: int, fill: Colour, outline: Colour, ss: int = SS
     return img, stroke
 
 
-@lru_cache(maxsize=512)
-def card_sprite(card: Card, width: int, fonts: Fonts) -> Image.Image:
-    """The face of ``card``, ``width`` pixels wide (height 1.4 × width), RGBA with round corners.
+def card_sprite(card: Card, width: int, fonts: Fonts, four_colour: bool = False) -> Image.Image:
+    """The face of ``card``, ``width`` pixels wide (height 1.4 × width), RGBA with round corners
+    (``four_colour``: ♣ green, ♦ blue); cached, however the arguments are passed.
 
     The rank and a small suit sit in the top-left corner (the part left visible when cards
     overlap), a large suit in the lower right.
     """
+    return _card_sprite(card, width, fonts, bool(four_colour))
+
+
+@lru_cache(maxsize=512)
+def _card_sprite(card: Card, width: int, fonts: Fonts, four_colour: bool) -> Image.Image:
     h = round(width * 1.4)
     img, _ = _card_base(width, h, FACE, EDGE)
-    colour = _colour(card)
+    colour = _colour(card, four_colour)
     big_w, big_h = width * SS, h * SS
     pad = big_w * 0.07
     rank_h = round(big_w * 0.34)

@@ -32,6 +32,9 @@ class SeatView:
     chips: int | None = None  # chip change at the end of the game
     revealed: tuple[Card, ...] = ()
     """The cards still held, face up: only in the game-over picture (lật bài), never before."""
+    keep: str = ""
+    """The end of ``name`` kept whole when the name is cut to fit (a computer's level:
+    "Máy 2 (khó)" becomes "Má… (khó)", never "Máy 2 (k…")."""
 
     def __post_init__(self) -> None:
         if self.cards < 0:
@@ -50,22 +53,34 @@ class BoardWords:
     to_beat: str = "To beat"
     played_by: str = "by {name}"
     new_lead: str = "New lead"
+    won_trick: str = "{name} won the trick"
+    """Under "New lead": who won the trick just ended (and so leads)."""
     game_over: str = "Game over"
     exchange: str = "Card exchange"
     passed: str = "PASSED"
     away: str = "AWAY"
     out: str = "OUT"
-    last_card: str = "LAST CARD"
+    last_card: str = "1 CARD!"
     """The flag of a seat on its last card (báo 1 lá)."""
+    two_cards: str = "2 CARDS!"
+    """The flag of a seat on two cards (báo 2 lá)."""
     places: tuple[str, ...] = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
+    group: str = ","
+    """The thousands separator of the picture's language ("," in English, "." in Vietnamese)."""
 
     def place(self, place: int) -> str:
         return self.places[place - 1] if place <= len(self.places) else f"#{place}"
 
+    def num(self, value: int) -> str:
+        """``value`` with its thousands grouped: 10,000 / 10.000."""
+        return f"{value:,}".replace(",", self.group)
+
 
 @dataclass(frozen=True, slots=True)
 class BoardView:
-    """A table: seats in playing order (seat 0 is drawn at the bottom, then clockwise)."""
+    """A table: seats by number, seat 0 drawn at the bottom and the others placed so that play
+    goes round counter-clockwise (``direction`` 1: seat 1 on seat 0's right; -1: the engine's
+    reversed order, seat 1 on its left)."""
 
     table: int
     stake: int
@@ -75,22 +90,32 @@ class BoardView:
     finished: bool = False
     note: str | None = None  # replaces "New lead" when nothing is on the table (e.g. an exchange)
     words: BoardWords = field(default_factory=BoardWords)
+    direction: int = 1
+    """The engine's order of play: 1 (seat 0, 1, 2, …) or -1 (seat 0, n-1, …)."""
+    lead_by: int | None = None
+    """With nothing to beat: the seat that won the trick just ended (index into ``seats``)."""
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.seats) <= MAX_SEATS:
             raise ValueError(f"a board shows 1 to {MAX_SEATS} seats, not {len(self.seats)}")
-        if self.to_beat_by is not None and not 0 <= self.to_beat_by < len(self.seats):
-            raise ValueError(f"there is no seat {self.to_beat_by}")
+        for seat in (self.to_beat_by, self.lead_by):
+            if seat is not None and not 0 <= seat < len(self.seats):
+                raise ValueError(f"there is no seat {seat}")
+        if self.direction not in (1, -1):
+            raise ValueError("direction must be 1 or -1")
         if not self.finished and any(seat.revealed for seat in self.seats):
             raise ValueError("hands are shown face up only once the game is over")
 
 
 @dataclass(frozen=True, slots=True)
 class HandView:
-    """A hand in display order; ``raised[i]`` tells whether card ``i`` is selected."""
+    """A hand in display order; ``raised[i]`` tells whether card ``i`` is selected;
+    ``four_colour``: the owner's four-colour deck (♣ green, ♦ blue). The owner's order (by rank
+    or by suit) is the order of ``cards``."""
 
     cards: tuple[Card, ...]
     raised: tuple[bool, ...] = ()
+    four_colour: bool = False
 
     def __post_init__(self) -> None:
         if not self.raised:
@@ -102,10 +127,13 @@ class HandView:
 
     @classmethod
     def sorted(cls, cards: Iterable[Card], selected: Sequence[Card] = (),
-               suit_order: tuple[Suit, ...] = tuple(Suit)) -> HandView:
-        """The hand sorted low to high under ``suit_order``; cards in ``selected`` raised
-        (with two decks a card listed once raises one of its two copies)."""
-        ordered = layout_for(suit_order).sort(cards)
+               suit_order: tuple[Suit, ...] = tuple(Suit), *, by_suit: bool = False,
+               four_colour: bool = False) -> HandView:
+        """The hand sorted low to high under ``suit_order`` (``by_suit``: grouped by suit in
+        that order, low to high in each); cards in ``selected`` raised (with two decks a card
+        listed once raises one of its two copies)."""
+        layout = layout_for(suit_order)
+        ordered = layout.sort_by_suit(cards) if by_suit else layout.sort(cards)
         left = list(selected)
         raised = []
         for card in ordered:
@@ -114,4 +142,4 @@ class HandView:
                 raised.append(True)
             else:
                 raised.append(False)
-        return cls(tuple(ordered), tuple(raised))
+        return cls(tuple(ordered), tuple(raised), four_colour)

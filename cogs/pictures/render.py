@@ -1,12 +1,15 @@
 """Draw a board or a hand from its view-model into an image (no caching here, see ``service``).
 
-The board is 840×560 pixels: seat plates around a green table (seat 0 at the bottom, then
-clockwise), the play to beat in the middle with who played it (a long play spreads across the
-table below the side plates). A plate shows the seat number,
-the name, the cards held as a small stack of backs with the count beside it, and a mark (passed,
-away, or the place once out) and, at the end, the chip change; the seat whose turn it is has a
-gold plate. Sizes are chosen for a phone, where Discord shows an embed image about 400 points
-wide: names are 21 px, counts 30 px, card ranks about 26 px on the board and 33 px in a hand.
+The board is 840×560 pixels: seat plates around a green table (seat 0 at the bottom, the others
+placed so that play goes round counter-clockwise, as Tiến Lên is played), the play to beat in
+the middle with who played it (a long play spreads across the table below the side plates), or
+"New lead" and who won the trick. A plate shows the seat number, the name, the cards held as a
+small stack of backs with the count beside it, and a mark (1 or 2 cards left, passed, away, or
+the place once out) and, at the end, the chip change; the seat whose turn it is has a gold
+plate, a passed seat a grey one, a seat on 1 or 2 cards a thick red or orange ring. Sizes are
+chosen for a phone, where Discord shows an image about 360-400 points wide: the header is 32 px
+bold, names 21 px (18 px for long ones), counts 30 px, card ranks about 26 px on the board and
+33 px in a hand.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ from PIL import Image, ImageDraw
 from engine import Card, Rank, Suit
 
 from .cards import back_sprite, card_sprite
-from .fonts import Fonts
-from .model import BoardView, HandView, SeatView
+from .fonts import EMPTY_NAME, Fonts, clean
+from .model import BoardView, BoardWords, HandView, SeatView
 
 __all__ = ["BOARD_SIZE", "encode", "palette", "render_board", "render_hand"]
 
@@ -30,6 +33,8 @@ FELT_DARK = (16, 74, 46)
 TABLE_EDGE = (14, 60, 38)
 PLATE = (12, 48, 31)
 PLATE_DIM = (34, 52, 44)
+PLATE_PASSED = (62, 66, 72)  # a passed seat: grey, plainly not the table's green
+PASSED_EDGE = (120, 126, 134)
 PLATE_EDGE = (70, 120, 92)
 PLATE_TURN = (246, 196, 62)
 TEXT = (240, 244, 240)
@@ -42,9 +47,14 @@ MARK_AWAY = (222, 130, 40)
 PLACE_COLOURS = ((246, 196, 62), (196, 204, 212), (205, 140, 82))
 MARK_OUT = (92, 150, 220)
 MARK_LAST = (214, 48, 49)
+MARK_TWO = (240, 140, 30)
 
 PLATE_W, PLATE_H = 220, 100
 NAME_SIZE = 21
+NAME_MIN = 18  # a long name is drawn smaller, down to this, before it is cut
+HEADER_SIZE = 32  # "Table #1 · stake 10": capitals about 10 px tall when shown 360 px wide
+PILL_SIZE = 17
+PILL_H = 30
 BACKS_W = 60  # the widest a stack of backs gets
 MIN_STEP = 34  # the least of a card left visible when cards overlap
 BOARD_CARD_W = 76
@@ -58,8 +68,10 @@ REVEAL_W = 32  # a card held at the end, face up on its seat's plate
 BACK_H = round(BACK_W * 1.4)
 
 
-def _slots(n: int) -> list[tuple[int, int]]:
-    """Top-left corners of the seat plates for ``n`` seats, seat 0 at the bottom, clockwise."""
+def _slots(n: int, direction: int = 1) -> list[tuple[int, int]]:
+    """Top-left corners of the seat plates for ``n`` seats, seat 0 at the bottom, placed so that
+    play goes counter-clockwise: with ``direction`` 1 seat 1 sits on seat 0's right, with -1
+    (play goes 0, n-1, …) on its left."""
     w, h = BOARD_SIZE
     x_mid = (w - PLATE_W) // 2
     bottom, top, side_y = h - PLATE_H - 10, 10, (h - PLATE_H) // 2 - 5
@@ -78,7 +90,10 @@ def _slots(n: int) -> list[tuple[int, int]]:
         7: [(halves[1], bottom), (halves[0], bottom), lft, *((x, top) for x in thirds), rgt],
         8: [*((x, bottom) for x in reversed(thirds)), lft, *((x, top) for x in thirds), rgt],
     }
-    return layouts[n]
+    clockwise = layouts[n]
+    if direction == -1:
+        return clockwise
+    return [(w - PLATE_W - x, y) for x, y in clockwise]  # mirrored: counter-clockwise
 
 
 @lru_cache(maxsize=4)
@@ -102,10 +117,10 @@ def _label(img: Image.Image, fonts: Fonts, x: float, y: float, text: str, size: 
 def _pill(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, right: int, top: int,
           text: str, fill: tuple[int, int, int], ink: tuple[int, int, int]) -> int:
     """Draw a rounded label ending at ``right``; returns its left edge."""
-    line = fonts.text(text, 15, True)
-    left = right - round(line.width) - 16
-    draw.rounded_rectangle([left, top, right, top + 26], radius=13, fill=fill)
-    line.draw(img, left + 8, top + 13, ink, "lm")
+    line = fonts.text(text, PILL_SIZE, True)
+    left = right - round(line.width) - 18
+    draw.rounded_rectangle([left, top, right, top + PILL_H], radius=PILL_H // 2, fill=fill)
+    line.draw(img, left + 9, top + PILL_H / 2, ink, "lm")
     return left
 
 
@@ -126,23 +141,25 @@ def _mark(view: BoardView, seat: SeatView) -> tuple[str, tuple[int, int, int],
         return words.away, MARK_AWAY, TEXT_DARK
     if seat.passed and not view.finished:
         return words.passed, MARK_PASSED, TEXT
+    if seat.cards == 2 and not view.finished:  # (its ring says so when passed or away)
+        return words.two_cards, MARK_TWO, TEXT_DARK
     return None
 
 
-def _chips(chips: int) -> tuple[str, tuple[int, int, int]]:
+def _chips(chips: int, words: BoardWords) -> tuple[str, tuple[int, int, int]]:
     if chips > 0:
-        return f"+{chips}", GREEN_UP
+        return f"+{words.num(chips)}", GREEN_UP
     if chips < 0:
-        return f"−{-chips}", RED_DOWN
+        return f"−{words.num(-chips)}", RED_DOWN
     return "±0", TEXT_DIM
 
 
 @lru_cache(maxsize=32)
-def _back_stack(count: int) -> Image.Image:
+def _back_stack(count: int, widest: int = BACKS_W) -> Image.Image:
     """``count`` card backs fanned slightly (at most 20 drawn), as one RGBA sprite."""
     back = back_sprite(BACK_W)
     shown = min(count, 20)
-    step = 0.0 if shown == 1 else min(5.0, (BACKS_W - BACK_W) / (shown - 1))
+    step = 0.0 if shown == 1 else min(5.0, (max(BACK_W, widest) - BACK_W) / (shown - 1))
     stack = Image.new("RGBA", (BACK_W + round((shown - 1) * step), back.height), (0, 0, 0, 0))
     for i in range(shown):
         stack.alpha_composite(back, (round(i * step), 0))
@@ -153,9 +170,17 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, view: 
                index: int, seat: SeatView, x: int, y: int) -> None:
     turn = seat.turn and not view.finished
     dim = seat.passed and not turn and not view.finished
+    flag = (MARK_LAST if seat.cards == 1 else MARK_TWO if seat.cards == 2 else None
+            ) if not view.finished and seat.place is None else None
+    outline = (255, 236, 160) if turn else PASSED_EDGE if dim else PLATE_EDGE
+    if seat.away and not view.finished:
+        outline = MARK_AWAY
     draw.rounded_rectangle([x, y, x + PLATE_W, y + PLATE_H], radius=14,
-                           fill=PLATE_TURN if turn else (PLATE_DIM if dim else PLATE),
-                           outline=(255, 236, 160) if turn else PLATE_EDGE, width=3)
+                           fill=PLATE_TURN if turn else (PLATE_PASSED if dim else PLATE),
+                           outline=outline, width=3)
+    if flag is not None:  # báo 1 lá / báo 2 lá: a thick ring in the flag's colour
+        draw.rounded_rectangle([x - 3, y - 3, x + PLATE_W + 3, y + PLATE_H + 3], radius=16,
+                               outline=flag, width=5)
     ink = TEXT_DARK if turn else (TEXT_DIM if dim else TEXT)
     # Row 1: seat number and name (and the chip change at the end, right-aligned).
     cx, cy = x + 22, y + 25
@@ -163,31 +188,53 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, view: 
     _label(img, fonts, cx, cy, str(index + 1), 16, PLATE_TURN if turn else TEXT, "mm")
     name_right = x + PLATE_W - 10
     if seat.chips is not None:
-        text, colour = _chips(seat.chips)
+        text, colour = _chips(seat.chips, view.words)
         width = _label(img, fonts, name_right, cy, text, 21, TEXT_DARK if turn else colour, "rm")
         name_right -= round(width) + 8
-    name = fonts.fit(seat.name, NAME_SIZE, True, name_right - (cx + 20))
-    _label(img, fonts, cx + 20, cy, name, NAME_SIZE, ink, "lm")
+    name, size = _fit_name(fonts, seat, name_right - (cx + 20))
+    _label(img, fonts, cx + 20, cy, name, size, ink, "lm")
     # Row 2: the cards held as a stack of backs, the count, and a mark; at the end of a game
     # shown face up (lật bài) across the plate instead.
     row_y = y + 50
     if seat.revealed:
         _draw_cards(img, fonts, seat.revealed, REVEAL_W, x + 10, x + PLATE_W - 10, row_y - 2)
         return
+    mark = _mark(view, seat)
+    pill_left = x + PLATE_W - 10
+    if mark is not None:
+        pill_left = _pill(img, draw, fonts, x + PLATE_W - 10, row_y + 3, *mark)
     count_x = x + 14
-    if seat.cards:
-        stack = _back_stack(seat.cards)
+    if seat.cards:  # the stack gives way to the count and the mark
+        count_w = fonts.text(str(seat.cards), 30, True).width
+        stack = _back_stack(seat.cards, min(BACKS_W, round(pill_left - 8 - count_w - 8
+                                                            - (x + 12))))
         img.paste(stack, (x + 12, row_y), stack)
         count_x = x + 12 + stack.width + 8
     _label(img, fonts, count_x, row_y + BACK_H / 2 + 1, str(seat.cards), 30, ink, "lm")
-    mark = _mark(view, seat)
-    if mark is not None:
-        _pill(img, draw, fonts, x + PLATE_W - 10, row_y + 6, *mark)
+
+
+def _with_name(fonts: Fonts, text: str, seat: SeatView, size: int, room: float) -> str:
+    """``text`` with its ``{name}`` replaced by the seat's name, the name (not the words
+    around it) cut so that the whole fits ``room`` pixels, keeping ``seat.keep``."""
+    rest = fonts.measure(text.replace("{name}", ""), size, True) + 1
+    name = fonts.fit(seat.name, size, True, max(40.0, room - rest), seat.keep)
+    return fonts.fit(text.replace("{name}", name), size, True, room)
+
+
+def _fit_name(fonts: Fonts, seat: SeatView, room: float) -> tuple[str, int]:
+    """The name as drawn in ``room`` pixels and its size: whole at 21 px, else smaller down to
+    18 px, else cut by width at 18 px (keeping ``seat.keep``)."""
+    whole = clean(seat.name) or EMPTY_NAME
+    for size in range(NAME_SIZE, NAME_MIN, -1):
+        text = fonts.fit(seat.name, size, True, room, seat.keep)
+        if text == whole:
+            return text, size
+    return fonts.fit(seat.name, NAME_MIN, True, room, seat.keep), NAME_MIN
 
 
 def _draw_cards(img: Image.Image, fonts: Fonts, cards: tuple[Card, ...], width: int,
-                x0: float, x1: float, y: int, raised: tuple[bool, ...] = (), lift: int = 0
-                ) -> None:
+                x0: float, x1: float, y: int, raised: tuple[bool, ...] = (), lift: int = 0,
+                four_colour: bool = False) -> None:
     """Cards overlapping left to right, centred between x0 and x1."""
     n = len(cards)
     if not n:
@@ -196,7 +243,7 @@ def _draw_cards(img: Image.Image, fonts: Fonts, cards: tuple[Card, ...], width: 
     step = min(width + 6, (room - width) / (n - 1)) if n > 1 else 0
     left = x0 + (room - width - step * (n - 1)) / 2
     for i, card in enumerate(cards):
-        sprite = card_sprite(card, width, fonts)
+        sprite = card_sprite(card, width, fonts, four_colour)
         dy = -lift if raised and raised[i] else 0
         img.paste(sprite, (round(left + i * step), y + dy), sprite)
 
@@ -206,7 +253,8 @@ def render_board(view: BoardView, fonts: Fonts) -> Image.Image:
     img = _felt(BOARD_SIZE).copy()
     draw = ImageDraw.Draw(img)
     n = len(view.seats)
-    for index, (seat, (x, y)) in enumerate(zip(view.seats, _slots(n), strict=True)):
+    for index, (seat, (x, y)) in enumerate(zip(view.seats, _slots(n, view.direction),
+                                               strict=True)):
         _draw_seat(img, draw, fonts, view, index, seat, x, y)
     w, h = BOARD_SIZE
     sides = n >= 4
@@ -216,17 +264,18 @@ def render_board(view: BoardView, fonts: Fonts) -> Image.Image:
     y1 = h - PLATE_H - 20  # the play to beat sits just above the bottom plates
     mid = w // 2
     words = view.words
-    _label(img, fonts, mid, y0, words.header.format(table=view.table, stake=view.stake), 20,
-           TEXT_DIM, "ma", bold=False)
+    header = words.header.format(table=view.table, stake=words.num(view.stake))
+    header = fonts.fit(header, HEADER_SIZE, True, w - 100)
+    _label(img, fonts, mid, y0 + 2, header, HEADER_SIZE, TEXT, "ma")
     card_h = round(BOARD_CARD_W * 1.4)
-    centre_y = (y0 + 30 + y1) // 2
+    centre_y = (y0 + 40 + y1) // 2
     if view.finished:
         _label(img, fonts, mid, centre_y, words.game_over, 34, TEXT, "mm")
     elif view.to_beat:
         title = words.to_beat
         if view.to_beat_by is not None:
-            by = words.played_by.format(name=view.seats[view.to_beat_by].name)
-            title = f"{title} — {by}"
+            title = _with_name(fonts, f"{title} — {words.played_by}",
+                               view.seats[view.to_beat_by], 22, x1 - x0 - 8)
         cards_y = y1 - card_h
         title = fonts.fit(title, 22, True, x1 - x0 - 8)
         _label(img, fonts, mid, cards_y - 10, title, 22, TEXT, "md")
@@ -237,7 +286,12 @@ def render_board(view: BoardView, fonts: Fonts) -> Image.Image:
         _draw_cards(img, fonts, view.to_beat, BOARD_CARD_W, lo, hi, cards_y)
     else:
         text = fonts.fit(view.note or words.new_lead, 34, True, x1 - x0 - 8)
-        _label(img, fonts, mid, centre_y, text, 34, TEXT, "mm")
+        if view.note is None and view.lead_by is not None:  # who won the trick (and leads)
+            _label(img, fonts, mid, centre_y - 20, text, 34, TEXT, "mm")
+            won = _with_name(fonts, words.won_trick, view.seats[view.lead_by], 24, x1 - x0 - 8)
+            _label(img, fonts, mid, centre_y + 22, won, 24, PLATE_TURN, "mm")
+        else:
+            _label(img, fonts, mid, centre_y, text, 34, TEXT, "mm")
     return img
 
 
@@ -249,25 +303,30 @@ def render_hand(view: HandView, fonts: Fonts) -> Image.Image:
     width = max(2 * HAND_PAD + HAND_CARD_W, min(HAND_MAX_W, natural))
     img = Image.new("RGB", (width, card_h + HAND_LIFT + 2 * HAND_PAD), FELT_DARK)
     _draw_cards(img, fonts, view.cards, HAND_CARD_W, HAND_PAD, width - HAND_PAD,
-                HAND_PAD + HAND_LIFT, view.raised, HAND_LIFT)
+                HAND_PAD + HAND_LIFT, view.raised, HAND_LIFT, view.four_colour)
     return img
 
 
 def _reference(fonts: Fonts) -> Image.Image:
-    """A board and a hand that use every colour of the design (the palette is taken from it)."""
+    """A board and a hand that use every colour of the design (the palette is taken from it):
+    every mark, the 1- and 2-card rings, a passed and an away plate, and a clubs and a diamonds
+    card of the four-colour deck (kept small: the warm-up draws this once, before any picture)."""
     suits = list(Suit)
     seats = (
         SeatView("Ánh", 5, turn=True), SeatView("Bảo", 7, passed=True),
         SeatView("Châu", 0, place=1, chips=20), SeatView("Dũng", 3, away=True),
         SeatView("Em", 2, place=2, chips=-10), SeatView("Giang", 0, place=3, chips=0),
-        SeatView("Hà", 4, place=4), SeatView("Khoa", 1),
+        SeatView("Hà", 2), SeatView("Khoa", 1),
     )
     play = tuple(Card(rank, suits[i % 4]) for i, rank in enumerate(Rank))
     board = render_board(BoardView(1, 10, seats, play, 1), fonts)
     hand = render_hand(HandView(play, (True, False) * 6 + (True,)), fonts)
+    four = render_hand(HandView((Card(Rank.THREE, Suit.CLUBS), Card(Rank.KING, Suit.DIAMONDS)),
+                                four_colour=True), fonts)
     ref = Image.new("RGB", (board.width, board.height + hand.height), FELT_DARK)
     ref.paste(board, (0, 0))
     ref.paste(hand, (0, board.height))
+    ref.paste(four, (board.width - four.width, board.height))
     return ref
 
 

@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 async def setup(bot: TienLenBot) -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS, TablesPageButton, EveryOptionButton)
     await bot.add_cog(TienLenCog(bot))
-    # Other cogs' subcommands of `/tienlen` (`history`, `rank`, `help`), when this one is
+    # Other cogs' subcommands of `/tienlen` (`history`, `rank`, `help`, `prefs`), when this one is
     # reloaded after them.
-    for name in ("History", "Ranked", "Help"):
+    for name in ("History", "Ranked", "Help", "Prefs"):
         other = bot.get_cog(name)
         if other is not None and hasattr(other, "attach"):
             other.attach()

@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs import glossary, pictures
+from cogs import glossary, pictures, words
 from cogs.i18n import Words
 from cogs.pictures import BoardView, BoardWords, HandView
 from cogs.tables import GameResults, LiveTable, Player, TablePhase
+from data import HandPrefs
+from data.prefs import DEFAULT_PREFS
 
 from . import _render as render
 from . import selection as sel
@@ -71,9 +73,10 @@ def board_view(live: LiveTable) -> BoardView | None:
     if live.phase is TablePhase.FINISHED and isinstance(live.results, GameResults):
         by_player = {p.player: p.chips for p in live.results.places}
         chips = [by_player.get(Player.of(seat), 0) for seat in live.seats]
-    return pictures.board_view(game, [seat.name for seat in live.seats], table=live.id,
-                               stake=live.table.stake, away=live.auto, chips=chips,
-                               words=board_words(render.table_words(live)))
+    w = render.table_words(live)
+    names, keeps = seat_names(w, live)
+    return pictures.board_view(game, names, table=live.id, stake=live.table.stake,
+                               away=live.auto, chips=chips, words=board_words(w), keeps=keeps)
 
 
 def revealed_view(live: LiveTable, results: GameResults) -> BoardView | None:
@@ -85,9 +88,25 @@ def revealed_view(live: LiveTable, results: GameResults) -> BoardView | None:
         return None
     by_player = {p.player: p.chips for p in results.places}
     chips = [by_player.get(Player.of(seat), 0) for seat in live.seats]
-    return pictures.board_view(game, [seat.name for seat in live.seats], table=live.id,
-                               stake=live.table.stake, chips=chips, reveal=True,
-                               words=board_words(render.table_words(live)))
+    w = render.table_words(live)
+    names, keeps = seat_names(w, live)
+    return pictures.board_view(game, names, table=live.id, stake=live.table.stake, chips=chips,
+                               reveal=True, words=board_words(w), keeps=keeps)
+
+
+def seat_names(w: Words, live: LiveTable) -> tuple[list[str], list[str]]:
+    """The names drawn on a board in ``w``'s language and, by seat, the end of each name kept
+    whole when it is cut: a computer is "Máy 2 (khó)", whose "(khó)" stays."""
+    names, keeps = [], []
+    for seat in live.seats:
+        level = words.computer_level(seat.name) if seat.user_id is None else None
+        if level is None:
+            names.append(seat.name)
+            keeps.append("")
+            continue
+        names.append(words.player(w, Player.of(seat)))
+        keeps.append(glossary.level(w, level))
+    return names, keeps
 
 
 def board_words(w: Words) -> BoardWords:
@@ -102,8 +121,11 @@ def board_words(w: Words) -> BoardWords:
         passed=w._("PASSED"),
         away=w._("AWAY"),
         out=w._("OUT"),
-        last_card=w._("LAST CARD"),
+        last_card=w._("1 CARD!"),
+        two_cards=w._("2 CARDS!"),
+        won_trick=w._("{name} won the trick", name="{name}"),
         places=tuple(glossary.place(w, n) for n in range(1, 9)),
+        group="".join(c for c in w.num(1000) if not c.isdigit()) or ",",
     )
 
 
@@ -126,14 +148,17 @@ def alt_text(w: Words, view: BoardView) -> str:
                seats="; ".join(parts))[:1024]  # Discord's limit
 
 
-def hand_view(live: LiveTable, seat: int, mask: int) -> HandView:
-    """The hand picture of ``seat``: its cards in the game's order, the selected ones raised."""
+def hand_view(live: LiveTable, seat: int, mask: int, prefs: HandPrefs = DEFAULT_PREFS
+              ) -> HandView:
+    """The hand picture of ``seat``: its cards in its owner's order (``prefs``: by rank or by
+    suit, and the four-colour deck), the selected ones raised."""
     game = live.game
     assert game is not None
-    cards = game.hand(seat)
+    cards = prefs.arrange(game.hand(seat), live.rules.suit_order)
     codes = sel.hand_codes(cards)
     mask = sel.clean_mask(cards, mask)
-    return HandView(tuple(cards), tuple(bool(mask >> code & 1) for code in codes))
+    return HandView(tuple(cards), tuple(bool(mask >> code & 1) for code in codes),
+                    prefs.four_colour)
 
 
 class BoardPicture:
@@ -162,10 +187,12 @@ async def board_picture(bot: TienLenBot, live: LiveTable, budget: float | None =
 
 async def hand_files(bot: TienLenBot, live: LiveTable, seat: int, mask: int, w: Words,
                      budget: float | None = ANSWER_BUDGET) -> list[discord.File]:
-    """The hand picture as a file to attach (empty: text only), described in ``w``."""
-    if not await bot.image_setting.enabled(live.table.guild_id):
+    """The hand picture as a file to attach (empty: text only, when the server or its owner
+    turned pictures off), described in ``w``."""
+    prefs = await bot.hands.load_prefs(live.seats[seat].user_id)
+    if not prefs.pictures or not await bot.image_setting.enabled(live.table.guild_id):
         return []
-    png = await _within(budget, bot.pictures.hand(hand_view(live, seat, mask)))
+    png = await _within(budget, bot.pictures.hand(hand_view(live, seat, mask, prefs)))
     if png is None:
         return []
     return [discord.File(io.BytesIO(png), filename=HAND_FILE, description=w._("Your hand"))]

@@ -15,6 +15,8 @@ from cogs.reactions import ReactionSelect
 from cogs.reactions._views import select_for
 from cogs.tables import LiveTable, TablePhase
 from cogs.tables import reactions as reacts
+from data import HandPrefs
+from data.prefs import DEFAULT_PREFS
 from engine import Card, Level, Phase, Rules
 
 from . import rules_view
@@ -277,14 +279,15 @@ def hand_buttons(live: LiveTable, seat: int, mask: int) -> dict[str, bool]:
 
 
 def hand(w: Words, live: LiveTable, seat: int, mask: int, note: str | None = None, *,
-         press: int = 0, emoji: Callable[[Card], discord.PartialEmoji | None] | None = None
-         ) -> dict[str, Any]:
+         press: int = 0, emoji: Callable[[Card], discord.PartialEmoji | None] | None = None,
+         prefs: HandPrefs = DEFAULT_PREFS) -> dict[str, Any]:
     """kwargs for an ephemeral hand message (send or edit), in its owner's language ``w``.
     ``press``: the hand's drawing number, carried by its buttons so that a second press of the
-    same drawing is recognised; ``emoji`` gives a card's button emoji (none: text only)."""
+    same drawing is recognised; ``emoji`` gives a card's button emoji (none: text only);
+    ``prefs``: the owner's own preferences (the cards' order)."""
     game = live.game
     assert game is not None
-    cards = game.hand(seat)
+    cards = prefs.arrange(game.hand(seat), live.rules.suit_order)
     mask = sel.clean_mask(cards, mask)
     codes = sel.hand_codes(cards)
     line, _ = words.hand_status(w, live, seat, sel.selected_cards(cards, mask))

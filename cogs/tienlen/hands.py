@@ -31,7 +31,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -39,7 +39,7 @@ from cogs import words
 from cogs.i18n import Words
 from cogs.i18n import words as words_of
 from cogs.tables import LiveTable
-from data import LiveHandRecord, Store, StoreError
+from data import HandPrefs, LiveHandRecord, Store, StoreError
 from engine import Card
 
 from . import _render as render
@@ -55,6 +55,13 @@ TOKEN_MARGIN = 10.0
 INVALID_WEBHOOK_TOKEN = 50027
 _DRAWINGS = itertools.count(int(time.time() * 1000) % 10**11)
 """Drawing numbers: unique in a process and, being taken from the clock, across restarts."""
+
+
+class PrefsSource(Protocol):
+    """People's own preferences (`/tienlen prefs`, kept by `cogs.prefs`)."""
+
+    def known(self, user_id: int | None) -> HandPrefs: ...
+    async def load(self, user_id: int | None) -> HandPrefs: ...
 
 
 @dataclass
@@ -120,6 +127,8 @@ class LiveHands:
         self.restored_count = 0
         """Hands redrawn at start-up from the store."""
         self._saves: set[asyncio.Task[None]] = set()
+        self.prefs: PrefsSource | None = None
+        """Each person's own hand preferences (none: the defaults); set by `cogs.prefs`."""
 
     def _wall(self) -> float:
         return self._clock() if self._clock is not None else discord.utils.utcnow().timestamp()
@@ -183,16 +192,32 @@ class LiveHands:
         if last:  # not kept: the next press shows a live hand again
             shown_note = "\n".join(filter(None, (hand.note, w.marked(words.HAND_RETIRED))))
         payload = render.hand(w, live, seat, hand.mask, shown_note, press=hand.press,
-                              emoji=self.emoji)
+                              emoji=self.emoji, prefs=self.prefs_known(hand.user_id))
         # Every button is a dynamic item, dispatched from its custom id: a stopped view is sent
         # as components but never kept by discord.py (no timer, no memory per drawing).
         payload["view"].stop()
         return payload
 
+    def prefs_known(self, user_id: int | None) -> HandPrefs:
+        """A person's hand preferences as loaded (by :meth:`load_prefs`, which every drawing's
+        picture step awaits first), else the defaults."""
+        return self.prefs.known(user_id) if self.prefs is not None else HandPrefs()
+
+    async def load_prefs(self, user_id: int | None) -> HandPrefs:
+        return await self.prefs.load(user_id) if self.prefs is not None else HandPrefs()
+
+    def redraw(self, live: LiveTable, user_id: int) -> None:
+        """Draw a person's hand at ``live`` again (their preferences changed)."""
+        hand = self.hands.get(live.id, {}).get(user_id)
+        if hand is not None and hand.interaction is not None:
+            hand.shown_key = None
+            self._start(live, hand)
+
     async def files(self, live: LiveTable, seat: int, mask: int,
                     lang: str | None = None) -> list[discord.File]:
         """The hand picture to attach with a drawing (none without the picture hook), described
         in its owner's language ``lang``."""
+        await self.load_prefs(live.seats[seat].user_id)  # before `draw` orders the buttons
         if self.picture is None:
             return []
         return await self.picture(live, seat, mask, words_of(lang))

@@ -32,7 +32,7 @@ async def test_every_extension_loads_without_login(tmp_path: Path) -> None:
         group = bot.tree.get_command("tienlen")
         subs = {c.name for c in group.commands}  # type: ignore[union-attr]
         assert subs == {"start", "stake", "hand", "rules", "stop", "settings", "stats", "tables",
-                        "admin", "history", "rank", "help"}
+                        "admin", "history", "rank", "help", "prefs"}
         admin = group.get_command("admin")  # type: ignore[union-attr]
         assert {c.name for c in admin.commands} == {"chips", "reset-leaderboard",
                                                          "end-season", "log"}  # type: ignore[union-attr]

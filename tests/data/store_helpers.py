@@ -30,6 +30,7 @@ TABLES = (
     "rating_changes",
     "seasons",
     "season_standings",
+    "player_prefs",
 )
 
 

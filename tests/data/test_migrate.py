@@ -55,6 +55,8 @@ async def old_store(path: Path) -> None:
         await store.set_guild_settings(GUILD, preset="online", images=False, language="vi")
         await store.set_idle_minutes(GUILD, 7)
         await store.set_meta("commands", "abc123")
+        await store.set_prefs(4, four_colour=True, sort_by="suit")
+        await store.set_prefs(2, pictures=False)
     finally:
         await store.close()
 

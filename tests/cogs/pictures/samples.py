@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from cogs.pictures import BoardView, HandView, Pictures, SeatView, emoji_names
+from cogs.pictures import BoardView, BoardWords, HandView, Pictures, SeatView, emoji_names
 from cogs.pictures.cards import EMOJI_DIR, emoji_png
 from engine import Suit, parse_cards
 
@@ -26,7 +26,7 @@ BOARDS: dict[str, BoardView] = {
         seats=(
             SeatView("Nguyễn Thị Ánh", 9, turn=True),
             SeatView("Trần Văn Đức", 11, passed=True),
-            SeatView("Computer (hard)", 4),
+            SeatView("Computer 3 (hard)", 4, keep="(hard)"),
             SeatView("Phạm Quốc Bảo Long", 13, away=True),
         ),
         to_beat=tuple(parse_cards("7D 7H")), to_beat_by=2,
@@ -68,6 +68,37 @@ BOARDS: dict[str, BoardView] = {
     "board_lead": BoardView(
         table=5, stake=10, seats=(SeatView("Ánh", 12, turn=True), SeatView("Bình", 13)),
     ),
+    # Names Discord allows: 100 characters, emoji only, right-to-left, zero-width characters, a
+    # computer's level kept whole; seat 1 on one card (báo 1 lá), seat 3 on two; a new lead won
+    # by seat 2; a Vietnamese table (grouped 10.000).
+    "board_names": BoardView(
+        table=1, stake=10_000,
+        seats=(
+            SeatView("Nguyễn Thị Thanh Hương " * 4 + "Ng", 7, turn=True),
+            SeatView("🐉🔥🎉👑", 1),
+            SeatView("Máy 2 (khó)", 5, keep="(khó)"),
+            SeatView("ש\u200bלום ע\u200dולם מרים", 2, passed=True),
+            SeatView("\u200b\u200dZero\u200bWidth\u2060 ❤\ufe0f", 9, away=True),
+        ),
+        lead_by=2,
+        words=BoardWords(header="Bàn #{table} · cược {stake}", new_lead="Vòng mới",
+                         won_trick="{name} thắng vòng", last_card="BÁO 1 LÁ",
+                         two_cards="BÁO 2 LÁ", passed="BỎ LƯỢT", away="VẮNG", group="."),
+    ),
+    # Flags: seats on 1 and 2 cards, one of them passed; the engine's reversed order of play
+    # (direction -1), so seat 2 sits on seat 1's right.
+    "board_flags": BoardView(
+        table=4, stake=1_000, direction=-1,
+        seats=(SeatView("Ánh", 1, passed=True), SeatView("Bình", 2, turn=True),
+               SeatView("Computer 3 (expert)", 2, keep="(expert)"), SeatView("Dũng", 1)),
+        to_beat=tuple(parse_cards("QS QH")), to_beat_by=3,
+    ),
+    # The end, chips grouped: +12,500.
+    "board_finished_grouped": BoardView(
+        table=2, stake=2_500, finished=True,
+        seats=(SeatView("Ánh", 0, place=1, chips=12_500), SeatView("Bình", 3, place=2,
+                                                                   chips=-12_500)),
+    ),
 }
 
 HANDS: dict[str, HandView] = {
@@ -80,6 +111,14 @@ HANDS: dict[str, HandView] = {
     "hand_two_decks": HandView.sorted(
         parse_cards("3C 4D 7H 7H 8S 9C 9D JH QS KC KD AS 2C"), parse_cards("7H"),
         suit_order=(Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)),
+    # A person's preferences: the four-colour deck (♣ green, ♦ blue) sorted by suit.
+    "hand_four_colour_by_suit": HandView.sorted(
+        parse_cards("3S 5D 5H 6C 7H 8H 9S 10D JD QC KH AS 2H"), parse_cards("JD"),
+        by_suit=True, four_colour=True),
+    # Two decks, four colours, by rank.
+    "hand_two_decks_four_colour": HandView.sorted(
+        parse_cards("3C 4D 7H 7H 8S 9C 9D 9D JH QS KC KD AS 2C"), parse_cards("9D"),
+        four_colour=True),
 }
 
 
