@@ -18,11 +18,13 @@ times the budget, plus 50 ms) protects slow machines.
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 import time
 from collections.abc import Sequence
 
+from engine.ai.belief import belief, forget, start_hand
 from engine.ai.core import HARD, KIND_OF, Ctx, hard_choice, struct_mask, twos_or_bomb
 from engine.ai.planner import split_mask
 from engine.ai.sim import Sim, utility
@@ -58,17 +60,30 @@ FIRST_BONUS = 1.0
 MARGIN = 0.0
 """How much better (chips per game) another play must score than the ``hard`` choice."""
 SAMPLER = "reject"
-"""How deals are drawn when ``HISTORY`` is on: ``"reject"`` (independent deals, each seat's hand
-redrawn until it reproduces that seat's decisions; the default) or ``"chain"`` (a Metropolis chain
-over card swaps, which measured worse: its successive deals are nearly alike)."""
+"""How deals are drawn when ``HISTORY`` is on: ``"particles"`` (weighted deals carried from the
+seat's previous decision, :mod:`engine.ai.belief`; the default), ``"reject"`` (independent deals,
+each seat's hand redrawn until it reproduces that seat's decisions; the last seat takes the cards
+left over unchecked) or ``"chain"`` (a Metropolis chain over card swaps, which measured worse: its
+successive deals are nearly alike)."""
+NOISE_FROM = 0.1
+"""Opponents whose fitted noise (:mod:`engine.ai.belief`) reaches this play a random legal play
+that often in the rollouts; below it they play ``hard``."""
 TRIES = 120
 """Redraws per seat and deal for the ``"reject"`` sampler."""
 ANSWER_COST = 0.5
-"""Simulated decisions charged per answer a redraw check weighs (they dominate its cost)."""
+"""``"chain"`` sampler: simulated decisions charged per answer a redraw check weighs."""
+CHECK_UNITS = (0.3, 0.2)
+"""Simulated decisions charged per history check by the other samplers: a base plus this much per
+card of the checked hand (a check costs about 0.3 rollout decisions with 1 card, 2.9 with 13)."""
+NOISE = 0.05
+"""``"reject"`` sampler: how often the noisy ``hard`` that weighs a deal plays at random."""
 _WORK = [0]
 """Answers weighed by :func:`_match` since the last reset (for the budget)."""
 SEARCH_BELOW = 99
 """Search only when at most this many cards are left in all hands together."""
+RECORD: list[tuple[list[int], float]] | None = None
+"""When a list (benchmarks only): every deal a decision samples is appended to it, with the
+weight its rollouts count for."""
 
 
 def candidates(ctx: Ctx, legal: Sequence[Combo], can_pass: bool) -> list[Combo | None]:
@@ -105,8 +120,8 @@ def candidates(ctx: Ctx, legal: Sequence[Combo], can_pass: bool) -> list[Combo |
 class Decision:
     """One past decision of another seat, with the public state it was made in."""
 
-    __slots__ = ("action", "chop_ctx", "counts", "later", "opponents", "owner", "played", "seat",
-                 "table")
+    __slots__ = ("action", "at", "chop_ctx", "counts", "later", "opponents", "owner", "played",
+                 "seat", "table")
 
     def __init__(self, seat: int, table: Combo | None, owner: int | None, chop_ctx: bool,
                  counts: tuple[int, ...], played: int, action: int | None) -> None:
@@ -119,6 +134,7 @@ class Decision:
         self.action = action  # the mask played, or None for a pass
         self.later = 0  # cards this seat played from this decision on
         self.opponents: list[int] | None = None  # other seats holding cards then, in turn order
+        self.at = 0  # index of the decision's event in the log
 
 
 def history(
@@ -139,13 +155,14 @@ def history(
     before: list[int] = []  # per decision: cards its seat had played before it
     by_seat = [0] * len(counts)
     first = True
-    for e in log:
+    for at, e in enumerate(log):
         if isinstance(e, Played):
             mask = 0
             for c in e.cards:
                 mask += bit_of[c]
             if e.seat != me and not e.out_of_turn and not first and not PASSES_ONLY:
                 out.append(Decision(e.seat, table, owner, chop_ctx, tuple(counts), played, mask))
+                out[-1].at = at
                 before.append(by_seat[e.seat])
             first = False
             kind = classify_mask(mask, rules.double_quad)
@@ -159,6 +176,7 @@ def history(
         elif isinstance(e, Passed):
             if e.seat != me:
                 out.append(Decision(e.seat, table, owner, chop_ctx, tuple(counts), played, None))
+                out[-1].at = at
                 before.append(by_seat[e.seat])
         elif isinstance(e, Chopped):
             chop_ctx = True
@@ -322,9 +340,13 @@ class DealSampler:
 
 
 class RejectSampler:
-    """Independent deals: the seats' hands are drawn one after another from the cards left,
-    each redrawn (up to ``TRIES`` times) until the ``hard`` model reproduces every past decision
-    of that seat; the seat with the fewest decisions takes the cards left over."""
+    """Independent deals: the seats' hands are drawn one after another from the cards left (a
+    partial Fisher–Yates shuffle: only the cards drawn are shuffled), each redrawn (up to
+    ``TRIES`` times) until the ``hard`` model reproduces every past decision of that seat; the
+    seat with the fewest decisions takes the cards left over. The deal is then weighed jointly
+    (:attr:`weight`): a seat whose decisions it does not all reproduce, the last one included,
+    multiplies its weight by the chance that a noisy ``hard`` (``NOISE``: a random option about
+    one per card held) made the decisions it misses."""
 
     def __init__(self, *, pool: list[int], need: dict[int, int], base: list[int],
                  hist: list[Decision], rng: random.Random, n: int, direction: int,
@@ -339,32 +361,56 @@ class RejectSampler:
             ds.reverse()  # the latest decisions first: they are the likeliest to fail
         self.by_seat = by_seat
         self.order = sorted(need, key=lambda s: -len(by_seat[s]))
-        self.checks = 0
+        self.checks = 0.0
+        self.weight = 1.0
+
+    def _price(self, hand: int, d: Decision) -> float:
+        return CHECK_UNITS[0] + CHECK_UNITS[1] * count_cards(hand + d.later)
 
     def _fits(self, seat: int, hand: int) -> bool:
         for d in self.by_seat[seat]:
-            self.checks += 1
+            self.checks += self._price(hand, d)
             if not _match(d, hand, self.n, self.direction, self.rules, self.full):
                 return False
         return True
+
+    def _likelihood(self, seat: int, hand: int) -> float:
+        """The chance, relative to a fitting hand, that a noisy ``hard`` holding ``hand`` made
+        the seat's decisions."""
+        w = 1.0
+        for d in self.by_seat[seat]:
+            self.checks += self._price(hand, d)
+            if not _match(d, hand, self.n, self.direction, self.rules, self.full):
+                w *= NOISE / ((1.0 - NOISE) * (1 + count_cards(hand + d.later)))
+        return w
 
     def hands(self) -> list[int]:
         rng = self.rng
         out = list(self.base)
         left = list(self.pool)
         order = self.order
+        self.weight = 1.0
         for k, seat in enumerate(order):
             need = self.need[seat]
             if k == len(order) - 1 and len(left) == need:
                 out[seat] += sum(left)
+                if self.by_seat[seat]:
+                    self.weight *= self._likelihood(seat, out[seat])
                 break
             hand = 0
-            for _ in range(TRIES):
-                rng.shuffle(left)
+            size = len(left)
+            fit = not self.by_seat[seat]
+            for _ in range(TRIES if self.by_seat[seat] else 1):
+                for a in range(need):  # partial Fisher–Yates
+                    b = rng.randrange(a, size)
+                    left[a], left[b] = left[b], left[a]
                 hand = sum(left[:need])
                 if self._fits(seat, out[seat] + hand):
+                    fit = True
                     break
             out[seat] += hand
+            if not fit:
+                self.weight *= self._likelihood(seat, out[seat])
             left = left[need:]
         return out
 
@@ -402,6 +448,7 @@ def expert_choice(
     """Search the candidates of :func:`candidates` and return the best (``None``: pass)."""
     cands = candidates(ctx, legal, can_pass)
     if len(cands) == 1 or sum(ctx.counts) > SEARCH_BELOW:
+        _release(ctx, cands[0], n, log)
         return cands[0]
     me = ctx.seat
     counts = ctx.counts
@@ -415,7 +462,7 @@ def expert_choice(
     step_budget = max(1.0, budget_ms * STEPS_PER_MS)
     deadline = time.perf_counter() + (3.0 * budget_ms + 50.0) / 1000.0
     totals = [0.0] * len(cands)
-    runs = [0] * len(cands)
+    runs = [1e-12] * len(cands)  # total weight of the deals each candidate was played on
     active = list(range(len(cands)))
     steps = 0.0
     samples = 0
@@ -435,6 +482,11 @@ def expert_choice(
     base[me] = ctx.hand
     for s, mask in known.items():
         base[s] += mask
+    if SAMPLER == "particles":
+        return _particle_search(ctx, cands, rng=rng, step_budget=step_budget, deadline=deadline,
+                                n=n, direction=direction, passed=passed, finished=finished,
+                                played=played, full=full, log=log, started=started,
+                                frozen=frozen, budget_ms=budget_ms)
     sampler: DealSampler | RejectSampler
     if SAMPLER == "reject" and hist:
         sampler = RejectSampler(pool=pool, need=need, base=base, hist=hist, rng=rng, n=n,
@@ -458,7 +510,13 @@ def expert_choice(
                 i += need[s]
         _WORK[0] = 0
         hands = sampler.hands()
-        steps += sampler.checks + ANSWER_COST * _WORK[0]
+        weight = sampler.weight if isinstance(sampler, RejectSampler) else 1.0
+        if RECORD is not None:
+            RECORD.append((hands, weight))
+        if isinstance(sampler, RejectSampler):
+            steps += sampler.checks
+        else:
+            steps += sampler.checks + ANSWER_COST * _WORK[0]
         sampler.checks = 0
         for j in active:
             sim = Sim(
@@ -479,8 +537,8 @@ def expert_choice(
             sim.act(me, cands[j])
             sim.run(me)
             steps += sim.steps
-            totals[j] += utility(sim, me, FIRST_BONUS)
-            runs[j] += 1
+            totals[j] += weight * utility(sim, me, FIRST_BONUS)
+            runs[j] += weight
         samples += 1
         if steps >= step_budget or time.perf_counter() > deadline:
             break
@@ -499,6 +557,86 @@ def expert_choice(
     if best and 0 in active and totals[best] / runs[best] - totals[0] / runs[0] <= MARGIN:
         best = 0
     return cands[best]
+
+
+def _particle_search(
+    ctx: Ctx,
+    cands: list[Combo | None],
+    *,
+    rng: random.Random,
+    step_budget: float,
+    deadline: float,
+    n: int,
+    direction: int,
+    passed: frozenset[int],
+    finished: Sequence[int],
+    played: int,
+    full: int,
+    log: Sequence[Event],
+    started: set[int] | None,
+    frozen: Sequence[int],
+    budget_ms: int,
+) -> Combo | None:
+    """The search on the carried belief: each sample is a particle drawn by weight."""
+    me = ctx.seat
+    bel, _ = belief(me=me, n=n, direction=direction, rules=ctx.rules, full=full, hand=ctx.hand,
+                    counts=ctx.counts, log=log, budget_units=step_budget, budget_ms=budget_ms)
+    # A belief rebuilt after a restart takes longer than the budget once; the guard counts from
+    # here so that the decision is still the one a warm cache gives.
+    deadline = max(deadline, time.perf_counter() + (2.0 * budget_ms + 50.0) / 1000.0)
+    steps = bel.units
+    parts = bel.particles
+    weights = bel.weights()
+    cum: list[float] = []
+    acc = 0.0
+    for w in weights:
+        acc += w
+        cum.append(acc)
+    noise = [e if e >= NOISE_FROM and s != me else 0.0 for s, e in enumerate(bel.eps)]
+    noisy = noise if any(noise) else None
+    totals = [0.0] * len(cands)
+    runs = [0] * len(cands)
+    active = list(range(len(cands)))
+    samples = 0
+    while True:
+        hands = parts[min(bisect.bisect_left(cum, rng.random() * acc), len(parts) - 1)].hands[:n]
+        if RECORD is not None:
+            RECORD.append((hands, 1.0))  # drawn by weight: each counts once
+        for j in active:
+            sim = Sim(hands=list(hands), table=ctx.table, owner=ctx.owner, chop_ctx=ctx.chop_ctx,
+                      passed=set(passed), cur=me, finished=list(finished), played=played,
+                      direction=direction, rules=ctx.rules, full=full, started=started,
+                      frozen=frozen, noise=noisy, rng=rng)
+            sim.act(me, cands[j])
+            sim.run(me)
+            steps += sim.steps
+            totals[j] += utility(sim, me, FIRST_BONUS)
+            runs[j] += 1
+        samples += 1
+        if steps >= step_budget or time.perf_counter() > deadline:
+            break
+        if len(active) > 2 and samples % PRUNE_EVERY == 0:
+            means = {j: totals[j] / runs[j] for j in active}
+            top = max(means.values())
+            keep = [j for j in active if means[j] >= top - PRUNE_GAP]
+            if len(keep) < 2:
+                keep = sorted(active, key=lambda j: -means[j])[:2]
+            active = sorted(keep)
+    best = active[0]
+    for j in active[1:]:
+        if totals[j] / runs[j] > totals[best] / runs[best] + 1e-9:
+            best = j
+    if best and 0 in active and totals[best] / runs[best] - totals[0] / runs[0] <= MARGIN:
+        best = 0
+    choice = cands[best]
+    _release(ctx, choice, n, log)
+    return choice
+
+
+def _release(ctx: Ctx, choice: Combo | None, n: int, log: Sequence[Event]) -> None:
+    """When the seat goes out with ``choice``, its game's belief is no longer needed."""
+    if choice is not None and choice[1] == ctx.hand:
+        forget(ctx.seat, n, start_hand(log, ctx.seat, ctx.hand, ctx.rules))
 
 
 def _count(mask: int) -> int:
