@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 from engine.ai import Level, _ctx, belief, choose, decide, observe, search
 from engine.ai.core import full_mask
-from engine.ai.search import _match, candidates, history
+from engine.ai.evidence import _match, history
+from engine.ai.search import candidates
 from engine.ai.sim import Sim, utility
 from engine.combos import Combo
 from engine.game import Game

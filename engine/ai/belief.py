@@ -33,6 +33,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.ai.evidence import Decision, _match, history
 from engine.cards import count_cards
 from engine.events import Event, Exchanged, Passed, Played
 from engine.rules import Rules
@@ -298,14 +299,12 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
           log: Sequence[Event], key: tuple[object, ...], *, me: int, n: int, direction: int,
           rules: Rules, full: int, refill: float) -> Belief:
     """One step of the chain: carry, weigh, drop, refill, refit the seats' noise."""
-    from engine.ai import search as s_mod  # the hard-model check (imports this module)
-
-    match = s_mod._match
+    match = _match
     rng = random.Random(f"{key!r}|{k}")
     prefix = log[: pt.point]
-    hist = s_mod.history(prefix, pt.counts, me, rules, 999)
+    hist = history(prefix, pt.counts, me, rules, 999)
     others = [s for s in range(n) if s != me]
-    by_seat: dict[int, list[s_mod.Decision]] = {s: [] for s in others}
+    by_seat: dict[int, list[Decision]] = {s: [] for s in others}
     for d in hist:
         by_seat[d.seat].append(d)
     for ds in by_seat.values():
