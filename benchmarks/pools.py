@@ -22,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from benchmarks.arena import play_game
 from benchmarks.opponents import is_player
+from engine.ai import search
 from engine.rules import Rules
 
 __all__ = ["POOLS", "main", "paired"]
@@ -39,18 +40,24 @@ POOLS: dict[str, tuple[str, str, str]] = {
 """Opponent pools by name: three players each (levels or benchmark players)."""
 
 
-def _games(args: tuple[tuple[str, ...], str, int, list[int], int | None]
-           ) -> list[tuple[float, float, float, float, list[float]]]:
+Row = tuple[float, float, float, float, list[float], list[float]]
+"""One paired game: expert first (0/1), expert chips, hard first, hard chips, the expert's
+decision times (ms) and the simulated decisions each of its searches spent."""
+
+
+def _games(args: tuple[tuple[str, ...], str, int, list[int], int | None]) -> list[Row]:
     pool, rules_json, seed, indexes, budget_ms = args
     rules = Rules.model_validate_json(rules_json)
-    out = []
+    out: list[Row] = []
     for i in indexes:
         game_seed = seed * 1_000_003 + i
         rot = i % 4
+        search.SPENT = []
         e = play_game(["expert", *pool], rules, game_seed, rot, budget_ms)
+        spent, search.SPENT = search.SPENT, None
         h = play_game(["hard", *pool], rules, game_seed, rot, budget_ms)
         out.append((float(e.places[0] == 1), e.chips[0], float(h.places[0] == 1), h.chips[0],
-                    e.times[0]))
+                    e.times[0], spent))
     return out
 
 
@@ -63,29 +70,15 @@ def _ci(xs: Sequence[float]) -> tuple[float, float]:
     return m, 1.96 * math.sqrt(var / n)
 
 
-def paired(pool: Sequence[str], games: int, rules: Rules, seed: int = 1, workers: int = 1,
-           budget_ms: int | None = None) -> dict[str, object]:
-    """Play ``games`` paired games against ``pool`` and summarise them."""
-    for name in pool:
-        if not is_player(name):
-            raise ValueError(f"unknown player {name!r}")
-    t0 = time.perf_counter()
-    chunks = max(1, min(games, workers * 8))
-    parts = [list(range(i, games, chunks)) for i in range(chunks)]
-    jobs = [(tuple(pool), rules.model_dump_json(), seed, part, budget_ms) for part in parts if part]
-    rows: list[tuple[float, float, float, float, list[float]]] = []
-    if workers <= 1:
-        for job in jobs:
-            rows += _games(job)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as ex:
-            for out in ex.map(_games, jobs):
-                rows += out
+def summarise(pool: Sequence[str], rows: Sequence[Row],
+              seconds: float) -> dict[str, object]:
+    """The figures of paired games ``rows`` (see :func:`paired`)."""
     ef, efci = _ci([r[0] for r in rows])
     hf, hfci = _ci([r[2] for r in rows])
     df, dfci = _ci([r[0] - r[2] for r in rows])
     dc, dcci = _ci([r[1] - r[3] for r in rows])
     times = sorted(t for r in rows for t in r[4])
+    work = sorted(u / search.STEPS_PER_MS for r in rows for u in r[5])
     return {
         "pool": ",".join(pool), "games": len(rows),
         "expert_first": [round(100 * ef, 1), round(100 * efci, 1)],
@@ -95,8 +88,44 @@ def paired(pool: Sequence[str], games: int, rules: Rules, seed: int = 1, workers
         "expert_ms": {"mean": round(sum(times) / max(1, len(times)), 1),
                       "p95": round(times[int(0.95 * (len(times) - 1))], 1) if times else 0.0,
                       "max": round(times[-1], 1) if times else 0.0},
-        "seconds": round(time.perf_counter() - t0, 1),
+        # The work of each searched decision in milliseconds at the calibrated rate of an idle
+        # core (search.STEPS_PER_MS): what the wall-clock figures read on a quiet machine.
+        "expert_work_ms": {
+            "searches": len(work),
+            "mean": round(sum(work) / max(1, len(work)), 1),
+            "p95": round(work[int(0.95 * (len(work) - 1))], 1) if work else 0.0,
+            "max": round(work[-1], 1) if work else 0.0},
+        "seconds": round(seconds, 1),
     }
+
+
+def paired(pool: Sequence[str], games: int, rules: Rules, seed: int = 1, workers: int = 1,
+           budget_ms: int | None = None, progress: bool = False) -> dict[str, object]:
+    """Play ``games`` paired games against ``pool`` and summarise them (``progress``: print the
+    running figures to stderr after each batch of games)."""
+    for name in pool:
+        if not is_player(name):
+            raise ValueError(f"unknown player {name!r}")
+    t0 = time.perf_counter()
+    chunks = max(1, min(games, max(workers * 8, (games + 9) // 10)))
+    parts = [list(range(i, games, chunks)) for i in range(chunks)]
+    jobs = [(tuple(pool), rules.model_dump_json(), seed, part, budget_ms) for part in parts if part]
+    rows: list[Row] = []
+
+    def done(out: list[Row]) -> None:
+        rows.extend(out)
+        if progress:
+            print(json.dumps(summarise(pool, rows, time.perf_counter() - t0)), file=sys.stderr,
+                  flush=True)
+
+    if workers <= 1:
+        for job in jobs:
+            done(_games(job))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as ex:
+            for out in ex.map(_games, jobs):
+                done(out)
+    return summarise(pool, rows, time.perf_counter() - t0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -121,7 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if len(pool) != 3:
             ap.error(f"a pool has three players: {name!r}")
         try:
-            row = paired(pool, args.games, rules, args.seed, args.workers, args.budget_ms)
+            row = paired(pool, args.games, rules, args.seed, args.workers, args.budget_ms,
+                         progress=True)
         except ValueError as error:
             ap.error(str(error))
         print(json.dumps({"name": name, **row}), flush=True)

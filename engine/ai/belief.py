@@ -108,6 +108,8 @@ class Belief:
 
 
 _CACHE: OrderedDict[tuple[object, ...], Belief] = OrderedDict()
+WORK = [0.0]
+"""Simulated decisions the last :func:`belief` call spent, catching up included (benchmarks)."""
 
 
 def clear() -> None:
@@ -268,6 +270,7 @@ def belief(*, me: int, n: int, direction: int, rules: Rules, full: int, hand: in
     cached = _CACHE.get(key)
     here = len(log)
     state: Belief | None = None
+    WORK[0] = 0.0
     if cached is not None:
         if cached.point == here and cached.sig == _sig(log, here):
             _CACHE.move_to_end(key)
@@ -281,11 +284,13 @@ def belief(*, me: int, n: int, direction: int, rules: Rules, full: int, hand: in
         if start == 0:
             state = None
     refill = REFILL_SHARE * budget_units
+    WORK[0] = 0.0
     for k in range(start, len(points) - 1 if before else len(points)):
         pt = points[k]
         prev = None if state is None else state.point
         state = _step(state, k, pt, prev, log, key, me=me, n=n, direction=direction,
                       rules=rules, full=full, refill=refill)
+        WORK[0] += state.units
     if state is None:  # ``before`` at the seat's first decision: nothing to warm
         return Belief(point=0, step=-1, sig=0, particles=[], eps=[], units=0.0), key
     _CACHE[key] = state

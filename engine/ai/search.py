@@ -1,19 +1,23 @@
 """The ``expert`` player: determinized Monte-Carlo search.
 
-Each sample deals the cards this seat has not seen to the other seats, consistent with every seat's
-card count and the cards this seat gave away in an exchange, and *with the other seats' past
-decisions*: the opponents' hands are drawn one after another, each redrawn (up to ``TRIES`` times)
-until the ``hard`` model holding it, with the cards that seat has played since, makes every play
-and pass that seat made (rejection sampling on the public log; the seat with the fewest decisions
-takes the cards left over). For each deal, every candidate play (at most six) is followed by a
-rollout in which all seats play ``hard`` until this seat's place is known; the candidate with the
-best mean result under the rules' scoring (plus a bonus for first place) wins. Candidates far
-behind the best stop being sampled (successive pruning), so the close ones get more deals.
+Each sample is a deal of the cards this seat has not seen, consistent with every seat's card count
+and the cards this seat gave away in an exchange, and weighted by how well it explains the other
+seats' past decisions. By default (``SAMPLER = "particles"``) the deals come from the seat's
+carried belief (:mod:`engine.ai.belief`): weighted particles kept from its previous decision in
+the game, weighed by a noisy ``hard`` model fitted to each opponent, drawn here by weight. The
+older samplers remain for comparison: ``"reject"`` draws independent deals (each seat's hand
+redrawn up to ``TRIES`` times until ``hard`` reproduces its decisions, the deal weighed jointly)
+and ``"chain"`` a Metropolis chain. For each deal, every candidate play (at most six) is followed
+by a rollout until this seat's place is known, the opponents playing ``hard`` (or, for one whose
+fitted noise reaches ``NOISE_FROM``, a random legal play that often); the candidate with the best
+mean result under the rules' scoring (plus a bonus for first place) wins. Candidates far behind
+the best stop being sampled (successive pruning), so the close ones get more deals.
 
-The work is measured in simulated decisions (a redraw check counts as one, plus ``ANSWER_COST``
-per answer it weighs), not in wall-clock time, so a decision is deterministic under a seed;
-``budget_ms`` converts to simulated decisions with a calibrated rate, and a wall-clock guard (three
-times the budget, plus 50 ms) protects slow machines.
+The work is measured in simulated decisions (a rollout decision counts one, a history check
+``CHECK_UNITS`` by the size of the hand it weighs), not in wall-clock time, so a decision is
+deterministic under a seed; ``budget_ms`` converts to simulated decisions with a calibrated rate,
+and a wall-clock guard (three times the budget plus 50 ms, and at least twice the budget plus 50
+ms after the belief is brought up to date) protects slow machines.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import random
 import time
 from collections.abc import Sequence
 
+from engine.ai.belief import WORK as belief_work
 from engine.ai.belief import belief, forget, start_hand
 from engine.ai.core import KIND_OF, Ctx, hard_choice, struct_mask
 from engine.ai.evidence import _WORK, Decision, _match, history
@@ -76,6 +81,9 @@ NOISE = 0.05
 """``"reject"`` sampler: how often the noisy ``hard`` that weighs a deal plays at random."""
 SEARCH_BELOW = 99
 """Search only when at most this many cards are left in all hands together."""
+SPENT: list[float] | None = None
+"""When a list (benchmarks only): the simulated decisions each searched decision spent, the
+belief's catching up on skipped decision points included (at ``STEPS_PER_MS`` a millisecond)."""
 RECORD: list[tuple[list[int], float]] | None = None
 """When a list (benchmarks only): every deal a decision samples is appended to it, with the
 weight its rollouts count for."""
@@ -299,6 +307,14 @@ def expert_choice(
     """Search the candidates of :func:`candidates` and return the best (``None``: pass)."""
     cands = candidates(ctx, legal, can_pass)
     if len(cands) == 1 or sum(ctx.counts) > SEARCH_BELOW:
+        if SAMPLER == "particles" and (cands[0] is None or cands[0][1] != ctx.hand):
+            # Keep the belief's chain up to date on forced decisions too, so that the next
+            # search does not catch up on several steps at once (its time stays bounded).
+            belief(me=ctx.seat, n=n, direction=direction, rules=ctx.rules, full=full,
+                   hand=ctx.hand, counts=ctx.counts, log=log,
+                   budget_units=max(1.0, budget_ms * STEPS_PER_MS), budget_ms=budget_ms)
+            if SPENT is not None:
+                SPENT.append(belief_work[0])
         _release(ctx, cands[0], n, log)
         return cands[0]
     me = ctx.seat
@@ -480,6 +496,8 @@ def _particle_search(
     if best and 0 in active and totals[best] / runs[best] - totals[0] / runs[0] <= MARGIN:
         best = 0
     choice = cands[best]
+    if SPENT is not None:
+        SPENT.append(steps - bel.units + belief_work[0])
     _release(ctx, choice, n, log)
     return choice
 
