@@ -194,21 +194,23 @@ def test_noise_is_fitted_to_what_each_seat_does() -> None:
     assert sum(random_eps) / len(random_eps) > 2 * sum(hard_eps) / len(hard_eps)
 
 
-ALL_OPTIONS = Rules.preset("online").model_copy(update={
-    "double_quad": True, "chop_after_pass": "any_bomb", "cong": True,
-    "card_exchange": "tribute", "anti_feed": "on", "no_two_last": "on"})
+OPTIONS = ["double_quad=on", "chop_after_pass=any_bomb", "cong=true", "card_exchange=tribute",
+           "anti_feed=on", "no_two_last=on"]
 
 
-@pytest.mark.parametrize("preset", [*Rules.preset_names(), "all_options"])
+@pytest.mark.parametrize("preset", [*Rules.preset_names(), "all_options", "three_player_17"])
 def test_expert_with_carried_deals_plays_legally(preset: str) -> None:
-    rules = ALL_OPTIONS if preset == "all_options" else Rules.preset(preset)
+    if preset == "all_options":
+        rules = Rules.preset("online").with_options(OPTIONS)
+    elif preset == "three_player_17":
+        rules = Rules.preset("southern").with_options(["three_player_17=on", "cong=true"])
+    else:
+        rules = Rules.preset(preset)
     rng = random.Random(preset)
-    for i in range(2):
-        n = 4 if i == 0 else 3
-        game = _play(Game.new(rules, n, seed=rng.randrange(10**9)),
-                     ["expert", "hard", "expert", "easy"][:n], seed=i, budget_ms=3)
-        _play(game.next_game(seed=i), ["expert", "normal", "expert", "hard"][:n], seed=i,
-              budget_ms=3)
+    for n in (4, 3):
+        levels = ["expert", "hard", "expert", "easy"][:n]
+        game = _play(Game.new(rules, n, seed=rng.randrange(10**9)), levels, seed=n, budget_ms=3)
+        _play(game.next_game(seed=n), levels, seed=n, budget_ms=3)  # the exchange, when on
 
 
 def test_noisy_rollouts_play_legal_moves() -> None:
