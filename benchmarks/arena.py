@@ -56,6 +56,7 @@ class GameRecord:
     places: list[int]  # per player index: 1 = first
     chips: list[float]  # per player index
     times: list[list[float]] = field(default_factory=list)  # per player index: ms per decision
+    cpu: list[list[float]] = field(default_factory=list)  # the same in CPU time of this process
 
 
 def play_game(
@@ -75,6 +76,7 @@ def play_game(
         player_of[s] = p
     game = deal(rules, n, seed)
     times: list[list[float]] = [[] for _ in range(n)]
+    cpu: list[list[float]] = [[] for _ in range(n)]
     step = 0
     while game.phase == "exchange":
         for s, _k in game.pending_returns.items():
@@ -84,10 +86,11 @@ def play_game(
         step += 1
         seat = game.current
         assert seat is not None
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         cards = decide_as(game, seat, seat_level[seat], seed=seed * 7919 + step,
                           budget_ms=budget_ms)
         times[player_of[seat]].append((time.perf_counter() - t0) * 1000.0)
+        cpu[player_of[seat]].append((time.process_time() - c0) * 1000.0)
         if cards is None:
             game.pass_turn(seat)
         else:
@@ -106,7 +109,7 @@ def play_game(
     for place, s in enumerate(outcome.places, 1):
         places[player_of[s]] = place
         pchips[player_of[s]] = chips[s]
-    return GameRecord(places, pchips, times)
+    return GameRecord(places, pchips, times, cpu)
 
 
 def _worker(args: tuple[list[str], str, int, list[int], int | None]) -> list[GameRecord]:

@@ -40,9 +40,10 @@ POOLS: dict[str, tuple[str, str, str]] = {
 """Opponent pools by name: three players each (levels or benchmark players)."""
 
 
-Row = tuple[float, float, float, float, list[float], list[float]]
+Row = tuple[float, float, float, float, list[float], list[float], list[float]]
 """One paired game: expert first (0/1), expert chips, hard first, hard chips, the expert's
-decision times (ms) and the simulated decisions each of its searches spent."""
+decision times (ms), the simulated decisions each of its decisions spent, and its decision times
+in CPU time (ms)."""
 
 
 def _games(args: tuple[tuple[str, ...], str, int, list[int], int | None]) -> list[Row]:
@@ -57,7 +58,7 @@ def _games(args: tuple[tuple[str, ...], str, int, list[int], int | None]) -> lis
         spent, search.SPENT = search.SPENT, None
         h = play_game(["hard", *pool], rules, game_seed, rot, budget_ms)
         out.append((float(e.places[0] == 1), e.chips[0], float(h.places[0] == 1), h.chips[0],
-                    e.times[0], spent))
+                    e.times[0], spent, e.cpu[0]))
     return out
 
 
@@ -70,6 +71,14 @@ def _ci(xs: Sequence[float]) -> tuple[float, float]:
     return m, 1.96 * math.sqrt(var / n)
 
 
+def _percentiles(xs: Sequence[float]) -> dict[str, float]:
+    """Mean, 95th percentile and maximum of sorted ``xs``."""
+    if not xs:
+        return {"mean": 0.0, "p95": 0.0, "max": 0.0}
+    return {"mean": round(sum(xs) / len(xs), 1), "p95": round(xs[int(0.95 * (len(xs) - 1))], 1),
+            "max": round(xs[-1], 1)}
+
+
 def summarise(pool: Sequence[str], rows: Sequence[Row],
               seconds: float) -> dict[str, object]:
     """The figures of paired games ``rows`` (see :func:`paired`)."""
@@ -79,19 +88,21 @@ def summarise(pool: Sequence[str], rows: Sequence[Row],
     dc, dcci = _ci([r[1] - r[3] for r in rows])
     times = sorted(t for r in rows for t in r[4])
     work = sorted(u / search.STEPS_PER_MS for r in rows for u in r[5])
+    cpu = sorted(t for r in rows for t in r[6])
     return {
         "pool": ",".join(pool), "games": len(rows),
         "expert_first": [round(100 * ef, 1), round(100 * efci, 1)],
         "hard_first": [round(100 * hf, 1), round(100 * hfci, 1)],
         "diff_first": [round(100 * df, 1), round(100 * dfci, 1)],
         "diff_chips": [round(dc, 2), round(dcci, 2)],
-        "expert_ms": {"mean": round(sum(times) / max(1, len(times)), 1),
-                      "p95": round(times[int(0.95 * (len(times) - 1))], 1) if times else 0.0,
-                      "max": round(times[-1], 1) if times else 0.0},
-        # The work of each searched decision in milliseconds at the calibrated rate of an idle
-        # core (search.STEPS_PER_MS): what the wall-clock figures read on a quiet machine.
+        "expert_ms": _percentiles(times),
+        # CPU time of the deciding process: on a shared machine it reads what the wall clock
+        # would on a quiet one (the processes wait for a core, but do not work longer).
+        "expert_cpu_ms": _percentiles(cpu),
+        # The work of each expert decision (its search, or its belief's step when it needs
+        # none) in milliseconds at the calibrated rate, search.STEPS_PER_MS.
         "expert_work_ms": {
-            "searches": len(work),
+            "decisions": len(work),
             "mean": round(sum(work) / max(1, len(work)), 1),
             "p95": round(work[int(0.95 * (len(work) - 1))], 1) if work else 0.0,
             "max": round(work[-1], 1) if work else 0.0},

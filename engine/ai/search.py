@@ -307,14 +307,8 @@ def expert_choice(
     """Search the candidates of :func:`candidates` and return the best (``None``: pass)."""
     cands = candidates(ctx, legal, can_pass)
     if len(cands) == 1 or sum(ctx.counts) > SEARCH_BELOW:
-        if SAMPLER == "particles" and (cands[0] is None or cands[0][1] != ctx.hand):
-            # Keep the belief's chain up to date on forced decisions too, so that the next
-            # search does not catch up on several steps at once (its time stays bounded).
-            belief(me=ctx.seat, n=n, direction=direction, rules=ctx.rules, full=full,
-                   hand=ctx.hand, counts=ctx.counts, log=log,
-                   budget_units=max(1.0, budget_ms * STEPS_PER_MS), budget_ms=budget_ms)
-            if SPENT is not None:
-                SPENT.append(belief_work[0])
+        if cands[0] is None or cands[0][1] != ctx.hand:
+            keep_up(ctx, n=n, direction=direction, full=full, log=log, budget_ms=budget_ms)
         _release(ctx, cands[0], n, log)
         return cands[0]
     me = ctx.seat
@@ -424,6 +418,20 @@ def expert_choice(
     if best and 0 in active and totals[best] / runs[best] - totals[0] / runs[0] <= MARGIN:
         best = 0
     return cands[best]
+
+
+def keep_up(ctx: Ctx, *, n: int, direction: int, full: int, log: Sequence[Event],
+            budget_ms: int) -> None:
+    """Bring the seat's belief up to date on a decision that needs no search (one candidate, or
+    nothing to play), so that the next search does not catch up on several steps at once: its
+    time stays bounded. The chain, and so every decision, is the same either way."""
+    if SAMPLER != "particles":
+        return
+    belief(me=ctx.seat, n=n, direction=direction, rules=ctx.rules, full=full, hand=ctx.hand,
+           counts=ctx.counts, log=log, budget_units=max(1.0, budget_ms * STEPS_PER_MS),
+           budget_ms=budget_ms)
+    if SPENT is not None:
+        SPENT.append(belief_work[0])
 
 
 def _particle_search(
