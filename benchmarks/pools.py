@@ -20,6 +20,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+from benchmarks.ai_decisions import _apply as apply_overrides
 from benchmarks.arena import play_game
 from benchmarks.opponents import is_player
 from engine.ai import search
@@ -154,7 +155,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--budget-ms", type=int, default=None,
                     help="expert time budget per decision in ms (default 100)")
+    ap.add_argument("--set", action="append", default=[],
+                    help="module.NAME=value overrides inside engine.ai, e.g. "
+                    "search.NOISE_FROM=2.0 (one process: use with --workers 1)")
     args = ap.parse_args(argv)
+    apply_overrides(args.set)
     rules = Rules.preset(args.rules)
     for name in args.pools.split(","):
         pool = POOLS.get(name) or tuple(name.split("+"))
