@@ -5,7 +5,11 @@ points of one seat from games played by ``hard`` (seats rotated), and for each p
 value* of a play: the result (first place, and the preset's score) when the seat makes that play
 and then every seat, itself included, plays ``hard`` with the true hands. Because ``hard`` is
 deterministic, that value is exact. A variant of the expert is then scored by the mean oracle value
-of the plays it picks on the same points, beside ``hard``'s own pick and the best candidate.
+of the plays it picks on the same points, beside ``hard``'s own pick and the best candidate. By
+phase of the game (cards left) it also reports the quality of the deals the expert sampled: owner
+accuracy (hidden cards given to their true owner), all-seat consistency (deals under which
+``hard`` makes every past decision of every other seat) and deals per decision. The expert's
+carried belief is first warmed up to the seat's previous decision, as in a game in progress.
 
     python -m benchmarks.ai_decisions --points 600 --seed 7
 """

@@ -250,3 +250,44 @@ def test_benchmark_players_play_legally_and_pools_pair_the_deals() -> None:
     assert row["games"] == 2
     diff = row["diff_first"]
     assert isinstance(diff, list) and -100 <= diff[0] <= 100
+
+
+def test_a_forced_pass_still_takes_the_beliefs_step() -> None:
+    """With nothing to play the expert is not asked, but its belief takes that decision point's
+    step, so the next search has no steps to catch up on."""
+    rules = Rules().model_copy(update={"instant_wins": False})
+    for seed in range(900, 940):
+        game = Game.new(rules, 4, seed=seed)
+        step = 0
+        while not game.is_over:
+            step += 1
+            seat = game.current
+            assert seat is not None
+            forced = seat == 0 and game.table is not None and not game.legal_plays(0)
+            cards = decide(game, seat, "expert" if seat == 0 else "hard", seed=step,
+                           budget_ms=BUDGET)
+            if forced:
+                assert cards is None
+                here = len(observe(game, 0).log)
+                assert any(b.point == here for b in belief._CACHE.values())
+                return
+            if cards is None:
+                game.pass_turn(seat)
+            else:
+                game.play(seat, cards)
+    pytest.fail("no forced pass in 40 games")
+
+
+def test_pools_command_prints_paired_figures(capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchmarks.pools import main as pools_main
+
+    monkeypatch.setattr(search, "NOISE_FROM", search.NOISE_FROM)  # restored after the test
+    assert pools_main(["--pools", "greedy", "--games", "1", "--budget-ms", "2",
+                       "--set", "search.NOISE_FROM=2.0"]) == 0
+    row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert row["name"] == "greedy" and row["games"] == 1
+    assert row["expert_work_ms"]["decisions"] > 0
+    assert search.NOISE_FROM == 2.0
+    with pytest.raises(SystemExit):
+        pools_main(["--pools", "hard+nobody+easy", "--games", "1"])
