@@ -5,7 +5,11 @@ points of one seat from games played by ``hard`` (seats rotated), and for each p
 value* of a play: the result (first place, and the preset's score) when the seat makes that play
 and then every seat, itself included, plays ``hard`` with the true hands. Because ``hard`` is
 deterministic, that value is exact. A variant of the expert is then scored by the mean oracle value
-of the plays it picks on the same points, beside ``hard``'s own pick and the best candidate.
+of the plays it picks on the same points, beside ``hard``'s own pick and the best candidate. By
+phase of the game (cards left) it also reports the quality of the deals the expert sampled: owner
+accuracy (hidden cards given to their true owner), all-seat consistency (deals under which
+``hard`` makes every past decision of every other seat) and deals per decision. The expert's
+carried belief is first warmed up to the seat's previous decision, as in a game in progress.
 
     python -m benchmarks.ai_decisions --points 600 --seed 7
 """
@@ -22,8 +26,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from engine.ai import Level, _ctx, choose, decide, observe
+from engine.ai import Level, _ctx, belief, choose, decide, observe, search
 from engine.ai.core import full_mask
+from engine.ai.evidence import _match, history
 from engine.ai.search import candidates
 from engine.ai.sim import Sim, utility
 from engine.combos import Combo
@@ -79,15 +84,53 @@ def oracle(game: Game, seat: int, play: Combo | None) -> tuple[float, float]:
     return first, u
 
 
+def belief_quality(game: Game, seat: int, deals: list[tuple[list[int], float]]
+                   ) -> tuple[float, float]:
+    """(owner accuracy, all-seat consistency) of sampled deals, weighted as the search counts
+    them: the share of the other seats' cards dealt to their true owner, and the share of deals
+    under which the ``hard`` model makes every past decision of every other seat (the true deal
+    scores 1.0 on both against ``hard`` opponents)."""
+    if not deals:
+        return (float("nan"), float("nan"))
+    obs = observe(game, seat)
+    layout = game.rules.layout
+    true = [layout.to_mask(game.hand(s), game.decks) for s in range(game.seat_count)]
+    others = [s for s in range(game.seat_count) if s != seat and obs.counts[s]]
+    hist = history(obs.log, obs.counts, seat, obs.rules, 999)
+    full = full_mask(obs.decks)
+    owned = sum(obs.counts[s] for s in others) or 1
+    hits = 0.0
+    fits = 0.0
+    total = sum(w for _, w in deals) or 1.0
+    for hands, w in deals:
+        hits += w * sum((hands[s] & true[s]).bit_count() for s in others)
+        fits += w * all(_match(d, hands[d.seat], game.seat_count, obs.direction, obs.rules,
+                               full) for d in hist)
+    return hits / (owned * total), fits / total
+
+
 def _score(args: tuple[list[Point], str, int | None, int]) -> list[tuple[float, ...]]:
     pts, level, budget, seed = args
-    rows = []
+    rows: list[tuple[float, ...]] = []
     for i, p in enumerate(pts):
         game = Game.from_json(p.game_json)
         obs = observe(game, p.seat)
+        if level == "expert":
+            # Warm the carried belief up to the seat's previous decision, as in a game in
+            # progress, so that the time below is the time of this decision alone.
+            ctx = _ctx(obs)
+            belief.belief(me=p.seat, n=obs.players, direction=obs.direction, rules=obs.rules,
+                          full=full_mask(obs.decks), hand=ctx.hand, counts=obs.counts,
+                          log=obs.log, budget_units=(budget or search.DEFAULT_BUDGET_MS)
+                          * search.STEPS_PER_MS, budget_ms=budget or search.DEFAULT_BUDGET_MS,
+                          before=True)
+        search.RECORD = []
         t0 = time.perf_counter()
         pick = choose(obs, level, seed=seed + i, budget_ms=budget)
         ms = (time.perf_counter() - t0) * 1000
+        deals = search.RECORD
+        search.RECORD = None
+        owner, consistent = belief_quality(game, p.seat, deals)
         f, u = oracle(game, p.seat, pick)
         hf, hu = oracle(game, p.seat, choose(obs, "hard"))
         cands = candidates(_ctx(obs), obs.legal, obs.can_pass)
@@ -95,7 +138,7 @@ def _score(args: tuple[list[Point], str, int | None, int]) -> list[tuple[float, 
         bf = max(v[0] for v in vals)
         bu = max(v[1] for v in vals)
         rows.append((f, u, hf, hu, bf, bu, ms, float(obs.table is None), float(sum(obs.counts)),
-                     float(len(cands))))
+                     float(len(cands)), owner, consistent, float(len(deals))))
     return rows
 
 
@@ -142,8 +185,36 @@ def main(argv: list[str] | None = None) -> int:
         "best_first": round(mean[4], 4), "best_score": round(mean[5], 4),
         "ms_mean": round(mean[6], 1), "ms_p95": round(times[int(0.95 * (k - 1))], 1),
         "seconds": round(time.perf_counter() - t0, 1),
+        "by_phase": by_phase(rows),
     }))
     return 0
+
+
+PHASES = (("35+", 35, 99), ("20-34", 20, 34), ("<20", 0, 19))
+"""Cards left in all hands together (the point's phase of the game)."""
+
+
+def by_phase(rows: list[tuple[float, ...]]) -> dict[str, dict[str, float]]:
+    """Per phase: points, first places (picked, ``hard``, best candidate), owner accuracy,
+    all-seat consistency and deals per decision (means over the points that sampled deals)."""
+    out: dict[str, dict[str, float]] = {}
+    for name, lo, hi in PHASES:
+        sel = [r for r in rows if lo <= r[8] <= hi]
+        dealt = [r for r in sel if r[12] > 0]
+        if not sel:
+            continue
+        k, kd = len(sel), max(1, len(dealt))
+        deals = sorted(r[12] for r in dealt) or [0.0]
+        out[name] = {
+            "points": k,
+            "first": round(sum(r[0] for r in sel) / k, 4),
+            "hard_first": round(sum(r[2] for r in sel) / k, 4),
+            "best_first": round(sum(r[4] for r in sel) / k, 4),
+            "owner_accuracy": round(sum(r[10] for r in dealt) / kd, 4),
+            "consistent": round(sum(r[11] for r in dealt) / kd, 4),
+            "deals_median": deals[len(deals) // 2],
+        }
+    return out
 
 
 def _apply(sets: list[str]) -> None:

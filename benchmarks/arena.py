@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from engine.ai import Level, choose_returns, decide
+from benchmarks.opponents import PLAYERS, decide_as, is_player, returns_as
+from engine.ai import Level
 from engine.game import Game
 from engine.rules import Rules
 from engine.settle import settle
@@ -55,6 +56,7 @@ class GameRecord:
     places: list[int]  # per player index: 1 = first
     chips: list[float]  # per player index
     times: list[list[float]] = field(default_factory=list)  # per player index: ms per decision
+    cpu: list[list[float]] = field(default_factory=list)  # the same in CPU time of this process
 
 
 def play_game(
@@ -74,25 +76,28 @@ def play_game(
         player_of[s] = p
     game = deal(rules, n, seed)
     times: list[list[float]] = [[] for _ in range(n)]
+    cpu: list[list[float]] = [[] for _ in range(n)]
     step = 0
     while game.phase == "exchange":
         for s, _k in game.pending_returns.items():
-            game.return_cards(s, choose_returns(game, s, seat_level[s]))
+            game.return_cards(s, returns_as(game, s, seat_level[s]))
             break
     while not game.is_over:
         step += 1
         seat = game.current
         assert seat is not None
-        t0 = time.perf_counter()
-        cards = decide(game, seat, seat_level[seat], seed=seed * 7919 + step, budget_ms=budget_ms)
+        t0, c0 = time.perf_counter(), time.process_time()
+        cards = decide_as(game, seat, seat_level[seat], seed=seed * 7919 + step,
+                          budget_ms=budget_ms)
         times[player_of[seat]].append((time.perf_counter() - t0) * 1000.0)
+        cpu[player_of[seat]].append((time.process_time() - c0) * 1000.0)
         if cards is None:
             game.pass_turn(seat)
         else:
             game.play(seat, cards)
         if rules.chop_after_pass != "off" and not game.is_over and game.table is not None:
             for other in game.has_out_of_turn_chop():
-                chop = decide(game, other, seat_level[other], seed=seed * 7919 + step)
+                chop = decide_as(game, other, seat_level[other], seed=seed * 7919 + step)
                 if chop is not None:
                     game.play(other, chop)
                     break
@@ -104,7 +109,7 @@ def play_game(
     for place, s in enumerate(outcome.places, 1):
         places[player_of[s]] = place
         pchips[player_of[s]] = chips[s]
-    return GameRecord(places, pchips, times)
+    return GameRecord(places, pchips, times, cpu)
 
 
 def _worker(args: tuple[list[str], str, int, list[int], int | None]) -> list[GameRecord]:
@@ -127,6 +132,7 @@ class PlayerStats:
     chips_ci: float
     ms_mean: float
     ms_p95: float
+    ms_max: float = 0.0
 
 
 @dataclass
@@ -138,14 +144,14 @@ class ArenaResult:
     def table(self) -> str:
         lines = [
             f"{self.games} games, {self.seconds:.1f} s",
-            "| player | first place | mean place | chips/game | ms mean | ms p95 |",
-            "|---|---|---|---|---|---|",
+            "| player | first place | mean place | chips/game | ms mean | ms p95 | ms max |",
+            "|---|---|---|---|---|---|---|",
         ]
         for p in self.players:
             lines.append(
                 f"| {p.label} | {100 * p.first:.1f}% ± {100 * p.first_ci:.1f} "
                 f"| {p.place:.2f} ± {p.place_ci:.2f} | {p.chips:+.2f} ± {p.chips_ci:.2f} "
-                f"| {p.ms_mean:.2f} | {p.ms_p95:.2f} |"
+                f"| {p.ms_mean:.2f} | {p.ms_p95:.2f} | {p.ms_max:.2f} |"
             )
         return "\n".join(lines)
 
@@ -171,8 +177,9 @@ def run_arena(
 ) -> ArenaResult:
     """Play ``games`` games and summarise them per player."""
     for level in levels:
-        if level not in set(Level):
-            raise ValueError(f"unknown level {level!r}; choose from {', '.join(Level)}")
+        if not is_player(level):
+            raise ValueError(f"unknown level {level!r}; choose from "
+                             f"{', '.join([*Level, *PLAYERS])}")
     t0 = time.perf_counter()
     levels = list(levels)
     rules_json = rules.model_dump_json()
@@ -198,7 +205,8 @@ def run_arena(
         c, cci = _mean_ci(chips)
         ms_mean = sum(times) / len(times) if times else 0.0
         ms_p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
-        stats.append(PlayerStats(f"{p}:{level}", f, fci, pl, plci, c, cci, ms_mean, ms_p95))
+        stats.append(PlayerStats(f"{p}:{level}", f, fci, pl, plci, c, cci, ms_mean, ms_p95,
+                                 times[-1] if times else 0.0))
     return ArenaResult(len(records), stats, time.perf_counter() - t0)
 
 
@@ -210,7 +218,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seats", default="expert,hard,hard,hard",
                         help="comma-separated levels, one per player, 2 to 8 of "
-                        + ", ".join(Level) + " (default expert,hard,hard,hard)")
+                        + ", ".join([*Level, *PLAYERS])
+                        + " (default expert,hard,hard,hard; benchmarks.opponents describes "
+                        "the players that are not levels)")
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     parser.add_argument("--rules", default="southern",
                         help="rules preset: " + ", ".join(Rules.preset_names())

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import ai_decisions, arena, engine, hostile, pictures, store
+from benchmarks import ai_decisions, arena, engine, hostile, pictures, pools, store
 from benchmarks.load import main as load_main
 from bot.terminal import main as play_main
 from data.check import main as check_main
@@ -37,6 +37,7 @@ ENTRY_POINTS: list[tuple[str, Main, Sequence[str]]] = [
     ("python -m benchmarks.pictures", pictures.main, ["--games", "--seed", "--core"]),
     ("python -m benchmarks.load", load_main, ["--tables", "--seconds"]),
     ("python -m benchmarks.hostile", hostile.main, ["--repeat"]),
+    ("python -m benchmarks.pools", pools.main, ["--pools", "--games", "--set", "noisy30"]),
 ]
 
 

@@ -18,7 +18,7 @@ from engine.ai.core import Ctx, easy_choice, full_mask, hard_choice, hard_respon
 from engine.ai.explain import HintWhy, Suggestion, explain_hint
 from engine.ai.observation import Observation, observe
 from engine.ai.planner import S1, split_mask
-from engine.ai.search import DEFAULT_BUDGET_MS, expert_choice
+from engine.ai.search import DEFAULT_BUDGET_MS, expert_choice, keep_up
 from engine.cards import Card
 from engine.combos import Combo
 from engine.events import Exchanged, Played
@@ -116,6 +116,10 @@ def choose(
     level = Level.parse(level)
     legal = list(obs.legal)
     if obs.phase is not Phase.PLAY or not legal:
+        if level is Level.EXPERT and obs.phase is Phase.PLAY and obs.my_turn:
+            # Nothing to play: the expert's carried belief still takes this decision's step.
+            keep_up(_ctx(obs), n=obs.players, direction=obs.direction, full=full_mask(obs.decks),
+                    log=obs.log, budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else budget_ms)
         return None
     rng = random.Random(seed)
     if not obs.my_turn:

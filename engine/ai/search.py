@@ -1,34 +1,42 @@
 """The ``expert`` player: determinized Monte-Carlo search.
 
-Each sample deals the cards this seat has not seen to the other seats, consistent with every seat's
-card count and the cards this seat gave away in an exchange, and *with the other seats' past
-decisions*: the opponents' hands are drawn one after another, each redrawn (up to ``TRIES`` times)
-until the ``hard`` model holding it, with the cards that seat has played since, makes every play
-and pass that seat made (rejection sampling on the public log; the seat with the fewest decisions
-takes the cards left over). For each deal, every candidate play (at most six) is followed by a
-rollout in which all seats play ``hard`` until this seat's place is known; the candidate with the
-best mean result under the rules' scoring (plus a bonus for first place) wins. Candidates far
-behind the best stop being sampled (successive pruning), so the close ones get more deals.
+Each sample is a deal of the cards this seat has not seen, consistent with every seat's card count
+and the cards this seat gave away in an exchange, and weighted by how well it explains the other
+seats' past decisions. By default (``SAMPLER = "particles"``) the deals come from the seat's
+carried belief (:mod:`engine.ai.belief`): weighted particles kept from its previous decision in
+the game, weighed by a noisy ``hard`` model fitted to each opponent, drawn here by weight. The
+older samplers remain for comparison: ``"reject"`` draws independent deals (each seat's hand
+redrawn up to ``TRIES`` times until ``hard`` reproduces its decisions, the deal weighed jointly)
+and ``"chain"`` a Metropolis chain. For each deal, every candidate play (at most six) is followed
+by a rollout until this seat's place is known, the opponents playing ``hard`` (or, for one whose
+fitted noise reaches ``NOISE_FROM``, a random legal play that often); the candidate with the best
+mean result under the rules' scoring (plus a bonus for first place) wins. Candidates far behind
+the best stop being sampled (successive pruning), so the close ones get more deals.
 
-The work is measured in simulated decisions (a redraw check counts as one, plus ``ANSWER_COST``
-per answer it weighs), not in wall-clock time, so a decision is deterministic under a seed;
-``budget_ms`` converts to simulated decisions with a calibrated rate, and a wall-clock guard (three
-times the budget, plus 50 ms) protects slow machines.
+The work is measured in simulated decisions (a rollout decision counts one, a history check
+``CHECK_UNITS`` by the size of the hand it weighs), not in wall-clock time, so a decision is
+deterministic under a seed; ``budget_ms`` converts to simulated decisions with a calibrated rate,
+and a wall-clock guard (three times the budget plus 50 ms, and at least twice the budget plus 50
+ms after the belief is brought up to date) protects slow machines.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 import time
 from collections.abc import Sequence
 
-from engine.ai.core import HARD, KIND_OF, Ctx, hard_choice, struct_mask, twos_or_bomb
+from engine.ai.belief import WORK as belief_work
+from engine.ai.belief import belief, forget, start_hand
+from engine.ai.core import KIND_OF, Ctx, hard_choice, struct_mask
+from engine.ai.evidence import _WORK, Decision, _match, history
 from engine.ai.planner import split_mask
 from engine.ai.sim import Sim, utility
 from engine.cards import count_cards
-from engine.combos import Combo, ComboKind, classify_mask, legal_responses
-from engine.events import Chopped, Event, Frozen, Passed, Played, TrickWon
+from engine.combos import Combo
+from engine.events import Event, Frozen, Played
 from engine.rules import Rules
 
 __all__ = ["DEFAULT_BUDGET_MS", "STEPS_PER_MS", "candidates", "expert_choice"]
@@ -45,10 +53,6 @@ MOVES = 2
 """``"chain"`` sampler: steps between two sampled deals."""
 BETA = 2.0
 """``"chain"`` sampler: log-weight of one reproduced decision."""
-PASSES_ONLY = False
-"""Check only the other seats' passes (not their plays) against the model."""
-EXACT = True
-"""Match past plays card for card (True) or by size and top rank (False)."""
 PRUNE_EVERY = 4
 PRUNE_GAP = 0.75
 """Every ``PRUNE_EVERY`` samples, plays more than ``PRUNE_GAP`` (mean utility) behind the best
@@ -57,18 +61,32 @@ MAX_CANDIDATES = 6
 FIRST_BONUS = 1.0
 MARGIN = 0.0
 """How much better (chips per game) another play must score than the ``hard`` choice."""
-SAMPLER = "reject"
-"""How deals are drawn when ``HISTORY`` is on: ``"reject"`` (independent deals, each seat's hand
-redrawn until it reproduces that seat's decisions; the default) or ``"chain"`` (a Metropolis chain
-over card swaps, which measured worse: its successive deals are nearly alike)."""
+SAMPLER = "particles"
+"""How deals are drawn when ``HISTORY`` is on: ``"particles"`` (weighted deals carried from the
+seat's previous decision, :mod:`engine.ai.belief`; the default), ``"reject"`` (independent deals,
+each seat's hand redrawn until it reproduces that seat's decisions; the last seat takes the cards
+left over unchecked) or ``"chain"`` (a Metropolis chain over card swaps, which measured worse: its
+successive deals are nearly alike)."""
+NOISE_FROM = 0.15
+"""Opponents whose fitted noise (:mod:`engine.ai.belief`) reaches this play a random legal play
+that often in the rollouts; below it they play ``hard``."""
 TRIES = 120
 """Redraws per seat and deal for the ``"reject"`` sampler."""
 ANSWER_COST = 0.5
-"""Simulated decisions charged per answer a redraw check weighs (they dominate its cost)."""
-_WORK = [0]
-"""Answers weighed by :func:`_match` since the last reset (for the budget)."""
+"""``"chain"`` sampler: simulated decisions charged per answer a redraw check weighs."""
+CHECK_UNITS = (0.3, 0.2)
+"""Simulated decisions charged per history check by the other samplers: a base plus this much per
+card of the checked hand (a check costs about 0.3 rollout decisions with 1 card, 2.9 with 13)."""
+NOISE = 0.05
+"""``"reject"`` sampler: how often the noisy ``hard`` that weighs a deal plays at random."""
 SEARCH_BELOW = 99
 """Search only when at most this many cards are left in all hands together."""
+SPENT: list[float] | None = None
+"""When a list (benchmarks only): the simulated decisions each searched decision spent, the
+belief's catching up on skipped decision points included (at ``STEPS_PER_MS`` a millisecond)."""
+RECORD: list[tuple[list[int], float]] | None = None
+"""When a list (benchmarks only): every deal a decision samples is appended to it, with the
+weight its rollouts count for."""
 
 
 def candidates(ctx: Ctx, legal: Sequence[Combo], can_pass: bool) -> list[Combo | None]:
@@ -100,147 +118,6 @@ def candidates(ctx: Ctx, legal: Sequence[Combo], can_pass: bool) -> list[Combo |
             out.append(None)
             seen.add(None)
     return out[:MAX_CANDIDATES]
-
-
-class Decision:
-    """One past decision of another seat, with the public state it was made in."""
-
-    __slots__ = ("action", "chop_ctx", "counts", "later", "opponents", "owner", "played", "seat",
-                 "table")
-
-    def __init__(self, seat: int, table: Combo | None, owner: int | None, chop_ctx: bool,
-                 counts: tuple[int, ...], played: int, action: int | None) -> None:
-        self.seat = seat
-        self.table = table
-        self.owner = owner
-        self.chop_ctx = chop_ctx
-        self.counts = counts
-        self.played = played
-        self.action = action  # the mask played, or None for a pass
-        self.later = 0  # cards this seat played from this decision on
-        self.opponents: list[int] | None = None  # other seats holding cards then, in turn order
-
-
-def history(
-    log: Sequence[Event], counts_now: Sequence[int], me: int, rules: Rules, keep: int
-) -> list[Decision]:
-    """The last ``keep`` on-turn decisions of the other seats, rebuilt from the public log."""
-    layout = rules.layout
-    bit_of = layout.bit_of
-    plays = [e for e in log if isinstance(e, Played)]
-    counts = list(counts_now)
-    for p in plays:
-        counts[p.seat] += len(p.cards)
-    table: Combo | None = None
-    owner: int | None = None
-    chop_ctx = False
-    played = 0
-    out: list[Decision] = []
-    before: list[int] = []  # per decision: cards its seat had played before it
-    by_seat = [0] * len(counts)
-    first = True
-    for e in log:
-        if isinstance(e, Played):
-            mask = 0
-            for c in e.cards:
-                mask += bit_of[c]
-            if e.seat != me and not e.out_of_turn and not first and not PASSES_ONLY:
-                out.append(Decision(e.seat, table, owner, chop_ctx, tuple(counts), played, mask))
-                before.append(by_seat[e.seat])
-            first = False
-            kind = classify_mask(mask, rules.double_quad)
-            if kind is None:
-                continue
-            table = Combo(kind, mask, layout)
-            owner = e.seat
-            played += mask
-            by_seat[e.seat] += mask
-            counts[e.seat] -= len(e.cards)
-        elif isinstance(e, Passed):
-            if e.seat != me:
-                out.append(Decision(e.seat, table, owner, chop_ctx, tuple(counts), played, None))
-                before.append(by_seat[e.seat])
-        elif isinstance(e, Chopped):
-            chop_ctx = True
-        elif isinstance(e, TrickWon):
-            table, owner, chop_ctx = None, None, False
-    # Cards each deciding seat played from its decision on (to rebuild its hand then).
-    for d, b in zip(out, before, strict=True):
-        d.later = by_seat[d.seat] - b
-    return out[-keep:] if keep else []
-
-
-def _match(d: Decision, hand_now: int, n: int, direction: int, rules: Rules, full: int) -> bool:
-    """Whether the ``hard`` model, holding ``hand_now`` plus the cards the seat played since,
-    makes the decision the seat made: a pass, or the same play (card for card with ``EXACT``,
-    otherwise of the same size and top rank)."""
-    s = d.seat
-    hand = hand_now + d.later
-    counts = d.counts
-    opponents = d.opponents
-    if opponents is None:
-        opponents = d.opponents = [
-            x for x in ((s + direction * i) % n for i in range(1, n)) if counts[x]
-        ]
-    table = d.table
-    action = d.action
-    legal = None
-    if table is not None:
-        legal = legal_responses(hand, table, rules, d.chop_ctx)
-        _WORK[0] += len(legal)
-        if action is None:
-            # Passing: cheap cases first, where ``hard`` surely passes or surely plays.
-            if not legal:
-                return True
-            if min((counts[x] for x in opponents), default=99) <= HARD["urgent"]:
-                return False
-            for c in legal:
-                if c[1] == hand:
-                    return False
-        elif EXACT and not _may_play(hand, action, legal, table, counts, opponents):
-            return False
-    ctx = Ctx(seat=s, hand=hand, counts=counts, table=table, owner=d.owner,
-              chop_ctx=d.chop_ctx, unseen=full - hand - d.played, opponents=opponents,
-              rules=rules, layout=rules.layout)
-    try:
-        choice = hard_choice(ctx, legal, table is not None)
-    except (IndexError, KeyError, ValueError):
-        return False
-    if choice is None or action is None:
-        return choice is None and action is None
-    if EXACT:
-        return choice[1] == action
-    return choice[1] == action or (
-        choice[1].bit_length() >> 3 == action.bit_length() >> 3
-        and count_cards(choice[1]) == count_cards(action)
-    )
-
-
-def _may_play(hand: int, action: int, legal: Sequence[Combo], table: Combo,
-                 counts: Sequence[int], opponents: Sequence[int]) -> bool:
-    """Whether ``hard`` may answer ``table`` with ``action`` from ``hand``: ``False`` when it
-    surely does not (another answer scores better, or a rule picks another), ``True`` when only
-    the full model can tell. Mirrors the order of :func:`engine.ai.core.hard_respond`, stopping
-    at the first better answer."""
-    masks = [c[1] for c in legal]
-    if action not in masks:
-        return False
-    if hand in masks:
-        return action == hand
-    tkind = table[0]
-    if twos_or_bomb(table) and any(c[0].is_bomb for c in legal):
-        return True
-    if tkind is ComboKind.SINGLE and min((counts[x] for x in opponents), default=99) == 1:
-        return action == max(masks)
-    base = split_mask(hand)[0]
-    ka = (split_mask(hand - action)[0] - base, (action.bit_length() - 1) >> 1)
-    ia = masks.index(action)
-    for i, c in enumerate(masks):
-        if i != ia:
-            k = (split_mask(hand - c)[0] - base, (c.bit_length() - 1) >> 1)
-            if k < ka or (k == ka and i < ia):
-                return False
-    return True
 
 
 class DealSampler:
@@ -322,9 +199,13 @@ class DealSampler:
 
 
 class RejectSampler:
-    """Independent deals: the seats' hands are drawn one after another from the cards left,
-    each redrawn (up to ``TRIES`` times) until the ``hard`` model reproduces every past decision
-    of that seat; the seat with the fewest decisions takes the cards left over."""
+    """Independent deals: the seats' hands are drawn one after another from the cards left (a
+    partial Fisher–Yates shuffle: only the cards drawn are shuffled), each redrawn (up to
+    ``TRIES`` times) until the ``hard`` model reproduces every past decision of that seat; the
+    seat with the fewest decisions takes the cards left over. The deal is then weighed jointly
+    (:attr:`weight`): a seat whose decisions it does not all reproduce, the last one included,
+    multiplies its weight by the chance that a noisy ``hard`` (``NOISE``: a random option about
+    one per card held) made the decisions it misses."""
 
     def __init__(self, *, pool: list[int], need: dict[int, int], base: list[int],
                  hist: list[Decision], rng: random.Random, n: int, direction: int,
@@ -339,32 +220,56 @@ class RejectSampler:
             ds.reverse()  # the latest decisions first: they are the likeliest to fail
         self.by_seat = by_seat
         self.order = sorted(need, key=lambda s: -len(by_seat[s]))
-        self.checks = 0
+        self.checks = 0.0
+        self.weight = 1.0
+
+    def _price(self, hand: int, d: Decision) -> float:
+        return CHECK_UNITS[0] + CHECK_UNITS[1] * count_cards(hand + d.later)
 
     def _fits(self, seat: int, hand: int) -> bool:
         for d in self.by_seat[seat]:
-            self.checks += 1
+            self.checks += self._price(hand, d)
             if not _match(d, hand, self.n, self.direction, self.rules, self.full):
                 return False
         return True
+
+    def _likelihood(self, seat: int, hand: int) -> float:
+        """The chance, relative to a fitting hand, that a noisy ``hard`` holding ``hand`` made
+        the seat's decisions."""
+        w = 1.0
+        for d in self.by_seat[seat]:
+            self.checks += self._price(hand, d)
+            if not _match(d, hand, self.n, self.direction, self.rules, self.full):
+                w *= NOISE / ((1.0 - NOISE) * (1 + count_cards(hand + d.later)))
+        return w
 
     def hands(self) -> list[int]:
         rng = self.rng
         out = list(self.base)
         left = list(self.pool)
         order = self.order
+        self.weight = 1.0
         for k, seat in enumerate(order):
             need = self.need[seat]
             if k == len(order) - 1 and len(left) == need:
                 out[seat] += sum(left)
+                if self.by_seat[seat]:
+                    self.weight *= self._likelihood(seat, out[seat])
                 break
             hand = 0
-            for _ in range(TRIES):
-                rng.shuffle(left)
+            size = len(left)
+            fit = not self.by_seat[seat]
+            for _ in range(TRIES if self.by_seat[seat] else 1):
+                for a in range(need):  # partial Fisher–Yates
+                    b = rng.randrange(a, size)
+                    left[a], left[b] = left[b], left[a]
                 hand = sum(left[:need])
                 if self._fits(seat, out[seat] + hand):
+                    fit = True
                     break
             out[seat] += hand
+            if not fit:
+                self.weight *= self._likelihood(seat, out[seat])
             left = left[need:]
         return out
 
@@ -402,6 +307,9 @@ def expert_choice(
     """Search the candidates of :func:`candidates` and return the best (``None``: pass)."""
     cands = candidates(ctx, legal, can_pass)
     if len(cands) == 1 or sum(ctx.counts) > SEARCH_BELOW:
+        if cands[0] is None or cands[0][1] != ctx.hand:
+            keep_up(ctx, n=n, direction=direction, full=full, log=log, budget_ms=budget_ms)
+        _release(ctx, cands[0], n, log)
         return cands[0]
     me = ctx.seat
     counts = ctx.counts
@@ -415,7 +323,7 @@ def expert_choice(
     step_budget = max(1.0, budget_ms * STEPS_PER_MS)
     deadline = time.perf_counter() + (3.0 * budget_ms + 50.0) / 1000.0
     totals = [0.0] * len(cands)
-    runs = [0] * len(cands)
+    runs = [1e-12] * len(cands)  # total weight of the deals each candidate was played on
     active = list(range(len(cands)))
     steps = 0.0
     samples = 0
@@ -435,6 +343,11 @@ def expert_choice(
     base[me] = ctx.hand
     for s, mask in known.items():
         base[s] += mask
+    if SAMPLER == "particles":
+        return _particle_search(ctx, cands, rng=rng, step_budget=step_budget, deadline=deadline,
+                                n=n, direction=direction, passed=passed, finished=finished,
+                                played=played, full=full, log=log, started=started,
+                                frozen=frozen, budget_ms=budget_ms)
     sampler: DealSampler | RejectSampler
     if SAMPLER == "reject" and hist:
         sampler = RejectSampler(pool=pool, need=need, base=base, hist=hist, rng=rng, n=n,
@@ -458,7 +371,13 @@ def expert_choice(
                 i += need[s]
         _WORK[0] = 0
         hands = sampler.hands()
-        steps += sampler.checks + ANSWER_COST * _WORK[0]
+        weight = sampler.weight if isinstance(sampler, RejectSampler) else 1.0
+        if RECORD is not None:
+            RECORD.append((hands, weight))
+        if isinstance(sampler, RejectSampler):
+            steps += sampler.checks
+        else:
+            steps += sampler.checks + ANSWER_COST * _WORK[0]
         sampler.checks = 0
         for j in active:
             sim = Sim(
@@ -479,8 +398,8 @@ def expert_choice(
             sim.act(me, cands[j])
             sim.run(me)
             steps += sim.steps
-            totals[j] += utility(sim, me, FIRST_BONUS)
-            runs[j] += 1
+            totals[j] += weight * utility(sim, me, FIRST_BONUS)
+            runs[j] += weight
         samples += 1
         if steps >= step_budget or time.perf_counter() > deadline:
             break
@@ -499,6 +418,102 @@ def expert_choice(
     if best and 0 in active and totals[best] / runs[best] - totals[0] / runs[0] <= MARGIN:
         best = 0
     return cands[best]
+
+
+def keep_up(ctx: Ctx, *, n: int, direction: int, full: int, log: Sequence[Event],
+            budget_ms: int) -> None:
+    """Bring the seat's belief up to date on a decision that needs no search (one candidate, or
+    nothing to play), so that the next search does not catch up on several steps at once: its
+    time stays bounded. The chain, and so every decision, is the same either way."""
+    if SAMPLER != "particles":
+        return
+    belief(me=ctx.seat, n=n, direction=direction, rules=ctx.rules, full=full, hand=ctx.hand,
+           counts=ctx.counts, log=log, budget_units=max(1.0, budget_ms * STEPS_PER_MS),
+           budget_ms=budget_ms)
+    if SPENT is not None:
+        SPENT.append(belief_work[0])
+
+
+def _particle_search(
+    ctx: Ctx,
+    cands: list[Combo | None],
+    *,
+    rng: random.Random,
+    step_budget: float,
+    deadline: float,
+    n: int,
+    direction: int,
+    passed: frozenset[int],
+    finished: Sequence[int],
+    played: int,
+    full: int,
+    log: Sequence[Event],
+    started: set[int] | None,
+    frozen: Sequence[int],
+    budget_ms: int,
+) -> Combo | None:
+    """The search on the carried belief: each sample is a particle drawn by weight."""
+    me = ctx.seat
+    bel, _ = belief(me=me, n=n, direction=direction, rules=ctx.rules, full=full, hand=ctx.hand,
+                    counts=ctx.counts, log=log, budget_units=step_budget, budget_ms=budget_ms)
+    # A belief rebuilt after a restart takes longer than the budget once; the guard counts from
+    # here so that the decision is still the one a warm cache gives.
+    deadline = max(deadline, time.perf_counter() + (2.0 * budget_ms + 50.0) / 1000.0)
+    steps = bel.units
+    parts = bel.particles
+    weights = bel.weights()
+    cum: list[float] = []
+    acc = 0.0
+    for w in weights:
+        acc += w
+        cum.append(acc)
+    noise = [e if e >= NOISE_FROM and s != me else 0.0 for s, e in enumerate(bel.eps)]
+    noisy = noise if any(noise) else None
+    totals = [0.0] * len(cands)
+    runs = [0] * len(cands)
+    active = list(range(len(cands)))
+    samples = 0
+    while True:
+        hands = parts[min(bisect.bisect_left(cum, rng.random() * acc), len(parts) - 1)].hands[:n]
+        if RECORD is not None:
+            RECORD.append((hands, 1.0))  # drawn by weight: each counts once
+        for j in active:
+            sim = Sim(hands=list(hands), table=ctx.table, owner=ctx.owner, chop_ctx=ctx.chop_ctx,
+                      passed=set(passed), cur=me, finished=list(finished), played=played,
+                      direction=direction, rules=ctx.rules, full=full, started=started,
+                      frozen=frozen, noise=noisy, rng=rng)
+            sim.act(me, cands[j])
+            sim.run(me)
+            steps += sim.steps
+            totals[j] += utility(sim, me, FIRST_BONUS)
+            runs[j] += 1
+        samples += 1
+        if steps >= step_budget or time.perf_counter() > deadline:
+            break
+        if len(active) > 2 and samples % PRUNE_EVERY == 0:
+            means = {j: totals[j] / runs[j] for j in active}
+            top = max(means.values())
+            keep = [j for j in active if means[j] >= top - PRUNE_GAP]
+            if len(keep) < 2:
+                keep = sorted(active, key=lambda j: -means[j])[:2]
+            active = sorted(keep)
+    best = active[0]
+    for j in active[1:]:
+        if totals[j] / runs[j] > totals[best] / runs[best] + 1e-9:
+            best = j
+    if best and 0 in active and totals[best] / runs[best] - totals[0] / runs[0] <= MARGIN:
+        best = 0
+    choice = cands[best]
+    if SPENT is not None:
+        SPENT.append(steps - bel.units + belief_work[0])
+    _release(ctx, choice, n, log)
+    return choice
+
+
+def _release(ctx: Ctx, choice: Combo | None, n: int, log: Sequence[Event]) -> None:
+    """When the seat goes out with ``choice``, its game's belief is no longer needed."""
+    if choice is not None and choice[1] == ctx.hand:
+        forget(ctx.seat, n, start_hand(log, ctx.seat, ctx.hand, ctx.rules))
 
 
 def _count(mask: int) -> int:

@@ -6,11 +6,12 @@ rest (out-of-turn chops, instant wins, stakes extras).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
-from engine.ai.core import Ctx, hard_choice, twos_or_bomb
+from engine.ai.core import Ctx, easy_choice, hard_choice, twos_or_bomb
 from engine.cards import Layout, count_cards
-from engine.combos import Combo
+from engine.combos import Combo, legal_leads, legal_responses, may_lead
 from engine.rules import Rules
 
 __all__ = ["Sim", "utility"]
@@ -31,11 +32,13 @@ class Sim:
         "hands",
         "layout",
         "n",
+        "noise",
         "opps",
         "over",
         "owner",
         "passed",
         "played",
+        "rng",
         "rules",
         "started",
         "steps",
@@ -58,8 +61,13 @@ class Sim:
         full: int,
         started: set[int] | None = None,
         frozen: Sequence[int] = (),
+        noise: Sequence[float] | None = None,
+        rng: random.Random | None = None,
     ) -> None:
         self.hands = hands
+        # Per seat: how often it makes a random legal play instead of the ``hard`` one.
+        self.noise = noise
+        self.rng = rng
         self.counts = [count_cards(h) for h in hands]
         self.table = table
         self.owner = owner
@@ -162,11 +170,24 @@ class Sim:
 
     def run(self, me: int, limit: int = 4000) -> None:
         """Play on with ``hard`` everywhere until ``me`` has a place or the game is over."""
+        noise, rng = self.noise, self.rng
         while not self.over and self.counts[me] and me not in self.frozen and self.steps < limit:
             seat = self.cur
             ctx = self.ctx(seat)
-            play = hard_choice(ctx, None, self.table is not None)
+            if noise is not None and rng is not None and noise[seat] and rng.random() < noise[seat]:
+                play = self._random_play(ctx, rng)
+            else:
+                play = hard_choice(ctx, None, self.table is not None)
             self.act(seat, play)
+
+    def _random_play(self, ctx: Ctx, rng: random.Random) -> Combo | None:
+        rules = self.rules
+        table = self.table
+        if table is None:
+            leads = [c for c in legal_leads(ctx.hand, self.layout, rules.double_seq3_may_lead,
+                                            rules.double_quad) if may_lead(rules, c[0], c[1])]
+            return easy_choice(leads, False, rng)
+        return easy_choice(legal_responses(ctx.hand, table, rules, self.chop_ctx), True, rng)
 
 
 def utility(sim: Sim, me: int, first_bonus: float = 0.0) -> float:

@@ -1,0 +1,460 @@
+"""What the ``expert`` believes about the hidden cards: weighted deals (particles) carried from one
+of its decisions to the next in the same game.
+
+A particle is one deal of the cards this seat has not seen (each other seat's hand, and the cards
+set aside when fewer than all are dealt) with, per seat, how many of that seat's past decisions the
+``hard`` model reproduces holding it. A deal's weight is the probability that a *noisy* ``hard``
+makes every observed decision: a seat plays as ``hard`` would with probability ``1 - eps``, and
+any of its options (about one per card it holds) otherwise. ``eps`` is fitted per seat to what the
+seat has done this game (the weighted share of its decisions the deals do not reproduce, with a
+prior), so a seat that keeps breaking its hand's plan weighs its deals loosely and is rolled out
+with random plays, while a seat that plays like ``hard`` keeps its deals sharp.
+
+The belief is a chain over this seat's own decision points in the log. At each point the carried
+particles lose the cards their seats played since (a particle whose seat played a card it does not
+hold is dropped), are weighed on the decisions made since, the ones far behind the best are
+dropped, and fresh deals refill the set: each seat's hand is drawn by a partial Fisher–Yates
+shuffle and redrawn (up to ``TRIES`` times) until ``hard`` reproduces that seat's decisions; the
+last seat takes the cards left over and is weighed like the others, so a deal counts only as much
+as all its seats fit together. A step's random numbers come from a generator seeded by the game's
+key (this seat, its hand after any exchange, the budget) and the step's index, never by the
+caller's seed, so the chain is a function of what the seat has seen: a cache that is warm, or
+rebuilt from the log after a restart or in another process, holds the very same particles, and a
+decision does not depend on which. The cache is a bounded LRU (``MAX_GAMES`` seats' games); a
+seat's entry is dropped when it goes out.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.ai.evidence import Decision, _match, history
+from engine.cards import count_cards
+from engine.events import Event, Exchanged, Passed, Played
+from engine.rules import Rules
+
+__all__ = ["MAX_GAMES", "Belief", "Particle", "belief", "cache_bytes", "clear", "forget",
+           "start_hand"]
+
+PARTICLES = 48
+"""Particles kept per seat and game."""
+TRIES = 60
+"""Redraws per seat of a fresh deal until ``hard`` reproduces that seat's decisions."""
+REFILL_SHARE = 0.45
+"""Share of a decision's budget (simulated decisions) a step may spend drawing fresh deals."""
+LOOSE = 0.15
+"""A seat whose fitted noise reaches this is drawn last, with ``LOOSE_TRIES`` redraws at most."""
+LOOSE_TRIES = 3
+SWAP_SHARE = 0.5
+"""Share of the refills tried as a card-swap move from a carried deal (the rest: fresh deals)."""
+DROP_LOG = 7.0
+"""Particles whose log-weight falls this far behind the best one are dropped."""
+EPS_PRIOR = (1.0, 9.0)
+"""Beta prior (mismatches, matches) of a seat's noise ``eps``: mean 10%, worth ten decisions."""
+EPS_MIN, EPS_MAX = 0.005, 0.6
+CHECK_UNITS = (0.3, 0.2)
+"""Simulated decisions charged per history check: a base plus this much per card the checked
+hand holds (measured: a check costs about 0.3 rollout decisions with 1 card, 2.9 with 13)."""
+MAX_GAMES = 64
+"""Cache entries (one per seat and game) kept; the least recently used goes first."""
+
+
+class Particle:
+    """One deal of the hidden cards (``hands[n]``: cards set aside) and, per seat, how many of
+    its past decisions ``hard`` reproduces with it (``match``, ``mis``) and the log of the option
+    counts of the ones it does not (``logk``)."""
+
+    __slots__ = ("hands", "logk", "match", "mis")
+
+    def __init__(self, hands: list[int], n: int) -> None:
+        self.hands = hands
+        self.match = [0] * n
+        self.mis = [0] * n
+        self.logk = [0.0] * n
+
+    def log_weight(self, logs: Sequence[tuple[float, float]]) -> float:
+        w = 0.0
+        for s, (l_ok, l_bad) in enumerate(logs):
+            w += self.match[s] * l_ok + self.mis[s] * l_bad - self.logk[s]
+        return w
+
+
+@dataclass
+class Belief:
+    """The particles of one seat at one of its decision points."""
+
+    point: int
+    """Log length the particles are valid at."""
+    step: int
+    """Index of that decision point among the seat's own decisions."""
+    sig: int
+    """Hash of the log up to ``point`` (a cached belief is reused only on the same log)."""
+    particles: list[Particle]
+    eps: list[float]
+    """Per seat: the fitted noise of its decisions (0 for this seat)."""
+    units: float
+    """Simulated decisions the last step spent (charged to the decision's budget)."""
+
+    def weights(self) -> list[float]:
+        logs = _logs(self.eps)
+        lws = [p.log_weight(logs) for p in self.particles]
+        top = max(lws)
+        return [math.exp(lw - top) for lw in lws]
+
+
+_CACHE: OrderedDict[tuple[object, ...], Belief] = OrderedDict()
+WORK = [0.0]
+"""Simulated decisions the last :func:`belief` call spent, catching up included (benchmarks)."""
+
+
+def clear() -> None:
+    """Forget every carried belief (a restart)."""
+    _CACHE.clear()
+
+
+def forget(me: int, n: int, start_hand: int) -> None:
+    """Drop the beliefs of seat ``me`` in the game it started with ``start_hand`` (it went out)."""
+    for key in [k for k in _CACHE if k[:3] == (me, n, start_hand)]:
+        del _CACHE[key]
+
+
+def start_hand(log: Sequence[Event], me: int, hand: int, rules: Rules) -> int:
+    """The seat's hand at its first decision of the game (after any exchange): with its seat
+    and the seat count, the key of the game's beliefs."""
+    bit_of = rules.layout.bit_of
+    first = False
+    for e in log:
+        if not first and ((isinstance(e, Played) and e.seat == me and not e.out_of_turn)
+                          or (isinstance(e, Passed) and e.seat == me)):
+            first = True
+        if first and isinstance(e, Played) and e.seat == me:
+            for c in e.cards:
+                hand += bit_of[c]
+    return hand
+
+
+def cache_bytes() -> int:
+    """Approximate memory held by the cache (particles, their lists and integers)."""
+    total = sys.getsizeof(_CACHE)
+    for key, b in _CACHE.items():
+        total += sys.getsizeof(key) + sys.getsizeof(b) + sys.getsizeof(b.particles)
+        total += sys.getsizeof(b.eps)
+        for p in b.particles:
+            total += sys.getsizeof(p)
+            for lst in (p.hands, p.match, p.mis, p.logk):
+                total += sys.getsizeof(lst) + sum(sys.getsizeof(x) for x in lst)
+    return total
+
+
+def _logs(eps: Sequence[float]) -> list[tuple[float, float]]:
+    return [(math.log(1.0 - e), math.log(e)) if e > 0 else (0.0, 0.0) for e in eps]
+
+
+def _sig(log: Sequence[Event], point: int) -> int:
+    return hash(tuple(log[:point]))
+
+
+def _bits(unseen: int) -> list[int]:
+    bits: list[int] = []
+    m = unseen
+    while m:
+        low = m & -m
+        pos = low.bit_length() - 1
+        bit = 1 << (pos & ~1)
+        bits.append(bit)
+        if pos & 1:  # two identical cards
+            bits.append(bit)
+        m -= 2 * bit if pos & 1 else bit
+    return bits
+
+
+def _holds(hand: int, cards: int) -> bool:
+    """Whether the count mask ``hand`` holds every card of ``cards``."""
+    if not cards:
+        return True
+    if not (hand | cards) & int("10" * 52, 2):  # one copy of each: a plain subset test
+        return hand & cards == cards
+    m = cards
+    while m:
+        low = m & -m
+        pos = (low.bit_length() - 1) & ~1
+        if ((hand >> pos) & 3) < ((cards >> pos) & 3):
+            return False
+        m &= ~(3 << pos)
+    return True
+
+
+class _Point:
+    """What the seat knew at one of its decision points (rebuilt from the current log)."""
+
+    __slots__ = ("counts", "hand", "known", "point", "unseen")
+
+    def __init__(self, point: int, hand: int, counts: list[int], unseen: int,
+                 known: dict[int, int]) -> None:
+        self.point, self.hand, self.counts, self.unseen, self.known = (
+            point, hand, counts, unseen, known)
+
+
+def _points(log: Sequence[Event], me: int, hand_now: int, counts_now: Sequence[int],
+            full: int, rules: Rules) -> list[_Point]:
+    """The seat's decision points so far (the current one last), with its hand, the counts, the
+    unseen cards and the known exchange cards at each."""
+    bit_of = rules.layout.bit_of
+    n = len(counts_now)
+    masks: list[int] = []
+    for e in log:
+        m = 0
+        if isinstance(e, Played):
+            for c in e.cards:
+                m += bit_of[c]
+        masks.append(m)
+    idx = [i for i, e in enumerate(log)
+           if (isinstance(e, Played) and e.seat == me and not e.out_of_turn)
+           or (isinstance(e, Passed) and e.seat == me)]
+    idx.append(len(log))
+    gave: dict[int, int] = {}
+    for e in log:
+        if isinstance(e, Exchanged) and e.giver == me:
+            for c in e.cards:
+                gave[e.receiver] = gave.get(e.receiver, 0) + bit_of[c]
+    out: list[_Point] = []
+    # Walk backwards from now, adding back what was played after each point.
+    after_seat = [0] * n
+    after_cards = [0] * n
+    j = len(log)
+    played_now = sum(masks)
+    played_after = 0
+    for p in reversed(idx):
+        while j > p:
+            j -= 1
+            e = log[j]
+            if isinstance(e, Played) and masks[j]:
+                after_seat[e.seat] += masks[j]
+                after_cards[e.seat] += len(e.cards)
+                played_after += masks[j]
+        hand = hand_now + after_seat[me]
+        counts = [counts_now[s] + after_cards[s] for s in range(n)]
+        played = played_now - played_after
+        unseen = full - hand - played
+        known: dict[int, int] = {}
+        for s, mask in gave.items():
+            kept = 0
+            m = mask
+            while m:
+                low = m & -m
+                b = 1 << ((low.bit_length() - 1) & ~1)
+                if ((unseen - kept) // b) & 3:
+                    kept += b
+                m -= b
+            if kept and counts[s]:
+                known[s] = kept
+        out.append(_Point(p, hand, counts, unseen, known))
+    out.reverse()
+    return out
+
+
+def belief(*, me: int, n: int, direction: int, rules: Rules, full: int, hand: int,
+           counts: Sequence[int], log: Sequence[Event], budget_units: float,
+           budget_ms: int, before: bool = False) -> tuple[Belief, tuple[object, ...]]:
+    """The seat's belief at the current point (the end of ``log``), brought up to date from the
+    cache or rebuilt from the start of the log; and its cache key. ``before``: only up to the
+    seat's previous decision point (to warm the cache as a game in progress would have)."""
+    points = _points(log, me, hand, counts, full, rules)
+    first_hand = points[0].hand if points else hand
+    key: tuple[object, ...] = (me, n, first_hand, budget_ms, rules.model_dump_json())
+    cached = _CACHE.get(key)
+    here = len(log)
+    state: Belief | None = None
+    WORK[0] = 0.0
+    if cached is not None:
+        if cached.point == here and cached.sig == _sig(log, here):
+            _CACHE.move_to_end(key)
+            return cached, key
+        if cached.point < here and cached.sig == _sig(log, cached.point):
+            state = cached
+    if state is None:
+        start = 0
+    else:
+        start = next((i + 1 for i, p in enumerate(points) if p.point == state.point), 0)
+        if start == 0:
+            state = None
+    refill = REFILL_SHARE * budget_units
+    WORK[0] = 0.0
+    for k in range(start, len(points) - 1 if before else len(points)):
+        pt = points[k]
+        prev = None if state is None else state.point
+        state = _step(state, k, pt, prev, log, key, me=me, n=n, direction=direction,
+                      rules=rules, full=full, refill=refill)
+        WORK[0] += state.units
+    if state is None:  # ``before`` at the seat's first decision: nothing to warm
+        return Belief(point=0, step=-1, sig=0, particles=[], eps=[], units=0.0), key
+    _CACHE[key] = state
+    _CACHE.move_to_end(key)
+    while len(_CACHE) > MAX_GAMES:
+        _CACHE.popitem(last=False)
+    return state, key
+
+
+def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
+          log: Sequence[Event], key: tuple[object, ...], *, me: int, n: int, direction: int,
+          rules: Rules, full: int, refill: float) -> Belief:
+    """One step of the chain: carry, weigh, drop, refill, refit the seats' noise."""
+    match = _match
+    rng = random.Random(f"{key!r}|{k}")
+    prefix = log[: pt.point]
+    hist = history(prefix, pt.counts, me, rules, 999)
+    others = [s for s in range(n) if s != me]
+    by_seat: dict[int, list[Decision]] = {s: [] for s in others}
+    for d in hist:
+        by_seat[d.seat].append(d)
+    for ds in by_seat.values():
+        ds.reverse()  # latest first: the likeliest to fail
+    base_units, card_units = CHECK_UNITS
+    checks = 0.0
+    eps = list(state.eps) if state is not None else [0.0 if s == me else
+                                                     EPS_PRIOR[0] / sum(EPS_PRIOR)
+                                                     for s in range(n)]
+    kept: list[Particle] = []
+    if state is not None and prev is not None:
+        bit_of = rules.layout.bit_of
+        gone = [0] * n
+        for e in log[prev : pt.point]:
+            if isinstance(e, Played):
+                for c in e.cards:
+                    gone[e.seat] += bit_of[c]
+        new = [d for d in hist if d.at >= prev]
+        for p in state.particles:
+            if not all(_holds(p.hands[s], gone[s]) for s in others):
+                continue
+            hands = list(p.hands)
+            hands[me] = pt.hand
+            for s in others:
+                hands[s] -= gone[s]
+            q = Particle(hands, n)
+            q.match, q.mis, q.logk = list(p.match), list(p.mis), list(p.logk)
+            for d in new:
+                h = hands[d.seat]
+                checks += base_units + card_units * count_cards(h + d.later)
+                if match(d, h, n, direction, rules, full):
+                    q.match[d.seat] += 1
+                else:
+                    q.mis[d.seat] += 1
+                    q.logk[d.seat] += math.log(1 + count_cards(h + d.later))
+            kept.append(q)
+    logs = _logs(eps)
+    if kept:
+        lws = [p.log_weight(logs) for p in kept]
+        top = max(lws)
+        kept = [p for p, lw in zip(kept, lws, strict=True) if lw >= top - DROP_LOG]
+    # Refill with fresh deals.
+    need = {s: pt.counts[s] - count_cards(pt.known.get(s, 0)) for s in others if pt.counts[s]}
+    pool_mask = pt.unseen
+    for mask in pt.known.values():
+        pool_mask -= mask
+    pool = _bits(pool_mask)
+    # The seats most like ``hard`` are drawn first, most decisions first; the noisiest seat takes
+    # the cards left over (its misfits cost its deals least).
+    order = sorted(need, key=lambda s: (eps[s] >= LOOSE, -len(by_seat[s]), s))
+    aside = len(pool) > sum(need.values())
+    spent = checks
+
+    def weigh(q: Particle, s: int) -> float:
+        """Check every decision of seat ``s`` against ``q``'s hand; the units it cost."""
+        cost = 0.0
+        q.match[s] = q.mis[s] = 0
+        q.logk[s] = 0.0
+        hand = q.hands[s]
+        for d in by_seat[s]:
+            size = count_cards(hand + d.later)
+            cost += base_units + card_units * size
+            if match(d, hand, n, direction, rules, full):
+                q.match[s] += 1
+            else:
+                q.mis[s] += 1
+                q.logk[s] += math.log(1 + size)
+        return cost
+
+    parents = list(kept)
+    parent_lw = [p.log_weight(logs) for p in parents]
+    groups = [s for s in order if need[s]] + ([n] if aside else [])
+    while len(kept) < PARTICLES and (not kept or spent < refill):
+        if parents and len(groups) >= 2 and rng.random() < SWAP_SHARE:
+            # A card-swap move from a carried deal (Metropolis on the weights).
+            i = rng.randrange(len(parents))
+            parent = parents[i]
+            ga, gb = rng.sample(groups, 2)
+            hands = list(parent.hands)
+            ca = rng.choice(_bits(hands[ga] - pt.known.get(ga, 0)))
+            cb = rng.choice(_bits(hands[gb] - pt.known.get(gb, 0)))
+            if ca != cb:
+                hands[ga] += cb - ca
+                hands[gb] += ca - cb
+                q = Particle(hands, n)
+                q.match, q.mis, q.logk = list(parent.match), list(parent.mis), list(parent.logk)
+                for g in (ga, gb):
+                    if g < n:
+                        checks += weigh(q, g)
+                if q.log_weight(logs) >= parent_lw[i] + math.log(1.0 - rng.random()):
+                    kept.append(q)
+            spent = checks
+            continue
+        hands = [0] * (n + 1)
+        hands[me] = pt.hand
+        for s, mask in pt.known.items():
+            hands[s] += mask
+        left = list(pool)
+        q = Particle(hands, n)
+        for i, s in enumerate(order):
+            want = need[s]
+            last = i == len(order) - 1 and not aside
+            ds = by_seat[s]
+            fit = False
+            drawn = 0
+            if last:
+                drawn = sum(left)
+                left = []
+            else:
+                size = len(left)
+                for _ in range((TRIES if eps[s] < LOOSE else LOOSE_TRIES) if ds else 1):
+                    for a in range(want):  # partial Fisher–Yates: only the cards drawn
+                        b = rng.randrange(a, size)
+                        left[a], left[b] = left[b], left[a]
+                    drawn = sum(left[:want])
+                    fit = True
+                    for d in ds:
+                        checks += base_units + card_units * (want + count_cards(d.later))
+                        if not match(d, hands[s] + drawn, n, direction, rules, full):
+                            fit = False
+                            break
+                    if fit:
+                        break
+                left = left[want:]
+            hands[s] += drawn
+            if fit:
+                q.match[s] = len(ds)
+            else:
+                checks += weigh(q, s)
+        hands[n] = sum(left)
+        kept.append(q)
+        spent = checks
+    # Refit each seat's noise to the weighted share of its decisions the deals miss.
+    lws = [p.log_weight(logs) for p in kept]
+    top = max(lws)
+    ws = [math.exp(lw - top) for lw in lws]
+    total = sum(ws)
+    prior_bad, prior_ok = EPS_PRIOR
+    new_eps = list(eps)
+    for s in others:
+        decided = len(by_seat[s])
+        if not decided:
+            continue
+        missed = sum(w * p.mis[s] for w, p in zip(ws, kept, strict=True)) / total
+        fitted = (prior_bad + missed) / (prior_bad + prior_ok + decided)
+        new_eps[s] = min(EPS_MAX, max(EPS_MIN, fitted))
+    return Belief(point=pt.point, step=k, sig=_sig(log, pt.point), particles=kept, eps=new_eps,
+                  units=checks)
