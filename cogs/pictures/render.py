@@ -99,14 +99,37 @@ def _label(img: Image.Image, fonts: Fonts, x: float, y: float, text: str, size: 
     return line.width
 
 
+@lru_cache(maxsize=64)
+def _pill_shape(width: int, fill: tuple[int, int, int]) -> Image.Image:
+    """A pill's rounded shape (RGBA, drawn once per width and colour)."""
+    shape = Image.new("RGBA", (width + 1, 27), (0, 0, 0, 0))
+    ImageDraw.Draw(shape).rounded_rectangle([0, 0, width, 26], radius=13, fill=fill)
+    return shape
+
+
 def _pill(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, right: int, top: int,
           text: str, fill: tuple[int, int, int], ink: tuple[int, int, int]) -> int:
     """Draw a rounded label ending at ``right``; returns its left edge."""
     line = fonts.text(text, 15, True)
     left = right - round(line.width) - 16
-    draw.rounded_rectangle([left, top, right, top + 26], radius=13, fill=fill)
+    shape = _pill_shape(right - left, fill)
+    img.paste(shape, (left, top), shape)
     line.draw(img, left + 8, top + 13, ink, "lm")
     return left
+
+
+@lru_cache(maxsize=128)
+def _plate(x: int, y: int, turn: bool, dim: bool) -> Image.Image:
+    """A seat plate's background at (x, y) — the felt behind its corners, the plate, its edge
+    and the circle of the seat number — drawn once per place and look (RGB tile)."""
+    tile = _felt(BOARD_SIZE).crop((x, y, x + PLATE_W + 1, y + PLATE_H + 1))
+    draw = ImageDraw.Draw(tile)
+    draw.rounded_rectangle([0, 0, PLATE_W, PLATE_H], radius=14,
+                           fill=PLATE_TURN if turn else (PLATE_DIM if dim else PLATE),
+                           outline=(255, 236, 160) if turn else PLATE_EDGE, width=3)
+    cx, cy = 22, 25
+    draw.ellipse([cx - 13, cy - 13, cx + 13, cy + 13], fill=TEXT_DARK if turn else PLATE_EDGE)
+    return tile
 
 
 def _place_colour(place: int) -> tuple[int, int, int]:
@@ -153,13 +176,10 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, view: 
                index: int, seat: SeatView, x: int, y: int) -> None:
     turn = seat.turn and not view.finished
     dim = seat.passed and not turn and not view.finished
-    draw.rounded_rectangle([x, y, x + PLATE_W, y + PLATE_H], radius=14,
-                           fill=PLATE_TURN if turn else (PLATE_DIM if dim else PLATE),
-                           outline=(255, 236, 160) if turn else PLATE_EDGE, width=3)
+    img.paste(_plate(x, y, turn, dim), (x, y))
     ink = TEXT_DARK if turn else (TEXT_DIM if dim else TEXT)
     # Row 1: seat number and name (and the chip change at the end, right-aligned).
     cx, cy = x + 22, y + 25
-    draw.ellipse([cx - 13, cy - 13, cx + 13, cy + 13], fill=TEXT_DARK if turn else PLATE_EDGE)
     _label(img, fonts, cx, cy, str(index + 1), 16, PLATE_TURN if turn else TEXT, "mm")
     name_right = x + PLATE_W - 10
     if seat.chips is not None:
