@@ -13,8 +13,8 @@ in it is some message's latest state (then no more than one job per message).
 Faults: a job that raises is reported failed at once; a job that runs past ``time_limit``
 seconds is failed and its worker killed and replaced; a worker that dies mid-job (killed,
 crashed) is replaced and the job tried once more, then failed. ``done(key, kind, png, reason)`` is
-called on the event loop for every job that ends (``png`` None: failed, ``reason`` says why),
-never for a dropped one.
+called on the event loop for every job that ends (``png`` None: failed, ``reason`` says why);
+``dropped(key)`` for a job dropped from the queue.
 """
 
 from __future__ import annotations
@@ -89,7 +89,8 @@ class DrawingPool:
     """Worker processes drawing pictures for the event loop; see the module's description."""
 
     def __init__(self, workers: int, done: Done, *, queue_size: int = 64,
-                 time_limit: float = 5.0, delay: float = 0.0) -> None:
+                 time_limit: float = 5.0, delay: float = 0.0,
+                 dropped: Callable[[str], None] | None = None) -> None:
         if workers < 1:
             raise ValueError("a drawing pool needs at least one worker")
         self.size = workers
@@ -97,6 +98,7 @@ class DrawingPool:
         self.time_limit = time_limit
         self.delay = delay
         self._done = done
+        self._dropped = dropped
         self._queue: deque[_Job] = deque()
         self._pending: dict[str, _Job] = {}  # queued or being drawn, by key
         self._latest: dict[Hashable, _Job] = {}  # each message's newest queued job
@@ -159,6 +161,8 @@ class DrawingPool:
             del self._pending[victim.key]
             self._forget(victim)
             self.dropped += 1
+            if self._dropped is not None:
+                self._dropped(victim.key)
 
     def _dispatch(self) -> None:
         while self._queue:

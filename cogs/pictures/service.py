@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 V = TypeVar("V", BoardView, HandView, FaceUpView)
 ANIMATIONS_KEPT = 16
 FAILURES_KEPT = 256
+SLOTS_KEPT = 20_000
 TIME_LIMIT = 5.0
 """Seconds a drawing may take in the pool before it is abandoned (its message shows text)."""
 
@@ -158,7 +159,8 @@ class Pictures:
         self.staleness = _Delays()
         """From a message first wanting a picture to an edit carrying it (seconds)."""
         self.pool = (DrawingPool(workers, self._pool_done, queue_size=queue_size,
-                                 time_limit=time_limit, delay=delay) if workers > 0 else None)
+                                 time_limit=time_limit, delay=delay, dropped=self._pool_dropped)
+                     if workers > 0 else None)
         self.inline_drawn = 0
         self.inline_seconds = 0.0
         self._started = time.monotonic()
@@ -171,7 +173,10 @@ class Pictures:
         key = picture_key(kind, view, extra)
         since = self._wanted_since.get(slot)
         if slot is not None and (since is None or since[0] != key):
+            self._wanted_since.pop(slot, None)
             self._wanted_since[slot] = (key, time.monotonic())
+            if len(self._wanted_since) > SLOTS_KEPT:  # messages long gone
+                del self._wanted_since[next(iter(self._wanted_since))]
         png = self.cache.get(key, kind)
         if png is not None:
             return Wanted(key, png)
@@ -249,6 +254,14 @@ class Pictures:
                 ready(key)
             except Exception:
                 log.exception("card pictures: a picture's follow-up failed")
+
+    def _pool_dropped(self, key: str) -> None:
+        """A drawing dropped from the full queue: its message has a newer one queued (which
+        brings its own follow-up); whoever waits for it stops waiting."""
+        self._ready.pop(key, None)
+        for future in self._waiters.pop(key, []):
+            if not future.done():
+                future.set_result(None)
 
     def _fail(self, key: str, kind: str, reason: str, error: BaseException | None) -> None:
         """One log line per picture that cannot be drawn (its message is sent as text): the
