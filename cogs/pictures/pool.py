@@ -206,7 +206,9 @@ class DrawingPool:
             process = subprocess.Popen(
                 [sys.executable, "-m", "cogs.pictures.worker", str(theirs.fileno()),
                  repr(self.delay)], pass_fds=(theirs.fileno(),), env=env,
-                stdin=subprocess.DEVNULL)
+                # not the bot's own output: whoever reads it to its end would wait for the
+                # workers too (a worker's faults are logged by the pool, with its exit code)
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             conn = Connection(ours.detach())
         worker = _Worker(process, conn)
         self._workers.append(worker)
