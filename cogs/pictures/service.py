@@ -190,7 +190,8 @@ class Pictures:
                 return Wanted(key, failed=True)
             self.cache.put(key, kind, png)
             return Wanted(key, png)
-        self.pool.submit(key, kind, view, slot)
+        # (a picture awaited for no message is its own "message": never dropped for another)
+        self.pool.submit(key, kind, view, slot if slot is not None else ("awaited", key))
         return Wanted(key)
 
     def on_ready(self, wanted: Wanted, ready: Callable[[str], None]) -> None:
