@@ -14,11 +14,13 @@ animation of three four-person games: frame count, size and CPU time.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import random
 import statistics
 import sys
 import time
+from typing import Any
 
 from cogs.pictures import BoardView, HandView, Pictures, board_view, hand_view
 from engine import Game, Rules
@@ -135,6 +137,77 @@ def _report(kind: str, wall: list[float], cpu: list[float], sizes: list[int],
     return p95 <= target
 
 
+class _Parts:
+    """CPU time by part of a drawing: each wrapped function's time, less the time of the wrapped
+    functions it calls (so the parts add up to the whole)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._stack: list[list[float]] = []  # [start, time taken by callees]
+
+    def wrap(self, part: str, func: Any) -> Any:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            self._stack.append([time.thread_time(), 0.0])
+            try:
+                return func(*args, **kwargs)
+            finally:
+                start, inner = self._stack.pop()
+                took = time.thread_time() - start
+                self.seconds[part] = self.seconds.get(part, 0.0) + took - inner
+                if self._stack:
+                    self._stack[-1][1] += took
+
+        return timed
+
+
+def parts(boards: list[BoardView], hands: list[HandView]) -> None:
+    """What a drawing costs by part: the table and plates, text, card faces, the palette
+    mapping and the PNG encoding (CPU ms per picture, means), and what other encodings of the
+    same pictures would cost and weigh."""
+    from PIL import Image
+
+    from cogs.pictures import render
+
+    pictures = Pictures(cache_size=0)
+    pictures.warm_up()
+    fonts = pictures.fonts
+    for kind, views, draw in (("board", boards, render.render_board),
+                              ("hand", hands, render.render_hand)):
+        timer = _Parts()
+        originals = {name: getattr(render, name) for name in ("_label", "_pill", "_draw_cards")}
+        try:
+            render._label = timer.wrap("text", originals["_label"])  # type: ignore[attr-defined]
+            render._pill = timer.wrap("text", originals["_pill"])  # type: ignore[attr-defined]
+            render._draw_cards = timer.wrap(  # type: ignore[attr-defined]
+                "card faces", originals["_draw_cards"])
+            drawn = [timer.wrap("table, plates", draw)(v, fonts) for v in views]  # type: ignore[arg-type]
+        finally:
+            for name, func in originals.items():
+                setattr(render, name, func)
+        mapped = [timer.wrap("palette mapping", lambda im: im.quantize(  # type: ignore[misc]
+            palette=render.palette(fonts), dither=Image.Dither.NONE))(im) for im in drawn]
+        encodings: dict[str, tuple[float, int]] = {}
+        for label, save in (
+                ("png z3 (now)", lambda im, out: im.save(out, "PNG", compress_level=3)),
+                ("png z1", lambda im, out: im.save(out, "PNG", compress_level=1)),
+                ("webp lossless m0", lambda im, out: im.save(out, "WEBP", lossless=True,
+                                                              method=0, quality=0))):
+            start, size = time.thread_time(), 0
+            for im in mapped:
+                out = io.BytesIO()
+                save(im, out)
+                size += out.tell()
+            encodings[label] = (time.thread_time() - start, size)
+        n = len(views)
+        line = " · ".join(f"{part} {seconds / n * 1000:.2f}"
+                          for part, seconds in timer.seconds.items())
+        print(f"{kind:5} parts, CPU ms per picture: {line} · "
+              f"png z3 {encodings['png z3 (now)'][0] / n * 1000:.2f}")
+        for label, (seconds, size) in encodings.items():
+            print(f"{'':6}encoding {label:17} {seconds / n * 1000:5.2f} ms, "
+                  f"{size / n:7.0f} bytes mean")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.pictures",
                                      description="Render times and sizes of the card pictures.")
@@ -142,10 +215,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
     parser.add_argument("--core", type=int, default=0,
                         help="CPU core to pin to (default 0; -1: do not pin)")
+    parser.add_argument("--parts", action="store_true",
+                        help="only the cost by part (table, text, card faces, palette, "
+                             "encoding) and other encodings")
     args = parser.parse_args(argv)
     if args.core >= 0 and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.core})
     boards, hands = collect(args.games, args.seed)
+    if args.parts:
+        parts(boards, hands)
+        return 0
     pictures = Pictures(cache_size=0)  # every picture drawn
     start = time.perf_counter()
     pictures.warm_up()

@@ -29,7 +29,7 @@ from bot.settings import Settings, StartupError
 from cogs import guard
 from cogs.pictures import Pictures
 from cogs.tables import RestBudget, TableService
-from cogs.tienlen._pictures import ImageSetting, hand_files
+from cogs.tienlen._pictures import HandPictures, ImageSetting, PictureMemory
 from cogs.tienlen.board import BoardPublisher
 from cogs.tienlen.hands import LiveHands
 from cogs.translator import CatalogueTranslator
@@ -189,12 +189,14 @@ class TienLenBot(commands.Bot):
         self._lag_task: asyncio.Task[None] | None = None
         self._frozen = False  # gc.freeze() done at the first ready
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
-        self.pictures = Pictures()
+        workers = settings.picture_workers if settings.CARD_PICTURES else 0
+        self.pictures = Pictures(workers=workers, delay=settings.PICTURE_TEST_DELAY)
+        self.picture_memory = PictureMemory()  # the picture each board and hand shows
         self.image_setting = ImageSetting(self)
         self.card_emoji = CardEmoji()
         self.card_emoji_task: asyncio.Task[None] | None = None
         self.hands.emoji = lambda card: self.card_emoji.for_card(card)
-        self.hands.picture = lambda live, seat, mask, w: hand_files(self, live, seat, mask, w)
+        self.hands.picture = HandPictures(self)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -222,13 +224,13 @@ class TienLenBot(commands.Bot):
         gc.collect()
         gc.freeze()
         if self.settings.CARD_PICTURES:
-            self.pictures.start_warm_up()  # card sprites, in the drawing thread
+            self.pictures.start_warm_up()  # the drawing processes (or thread) warm up
         if self.settings.CARD_PICTURES and self.application_id is not None:
             self.card_emoji_task = asyncio.create_task(self._prepare_pictures(),
                                                        name="card-pictures")
         if self.settings.LOOP_LAG_LOG > 0:
             self._lag_task = asyncio.create_task(
-                loop_lag_monitor(self.settings.LOOP_LAG_LOG, extra=self._figures),
+                loop_lag_monitor(self.settings.LOOP_LAG_LOG, extra=self._all_figures),
                 name="loop-lag"
             )
         await self.tree.set_translator(CatalogueTranslator())  # Vietnamese command descriptions
@@ -294,6 +296,12 @@ class TienLenBot(commands.Bot):
                 f"requests, {budget.waiting} waiting, {budget.pauses} pauses after 429, "
                 f"peak {budget.left_peak} sent in 1 s ({budget.held_leaving} held to keep it; "
                 f"{budget.sent_peak} by the time their headers were written)")
+
+    def _all_figures(self) -> str:
+        if self.settings.CARD_PICTURES:  # a line of its own
+            log.info("%s; %d uploaded, %d kept", self.pictures.figures(),
+                     self.picture_memory.uploads, self.picture_memory.kept)
+        return self._figures()
 
     async def close(self) -> None:
         await self.metrics.stop()

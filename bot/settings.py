@@ -59,6 +59,11 @@ class Settings(BaseSettings):
     BOARD_EDIT_INTERVAL: float = Field(default=1.0, ge=0, le=60)
     LOOP_LAG_LOG: float = Field(default=0.0, ge=0, le=3600)
     CARD_PICTURES: bool = True  # false: no board/hand pictures, no card emoji (text only)
+    # Processes drawing the card pictures (unset: the cores minus one, at least one; 0: draw in
+    # the event loop's thread, for tiny installs: every drawing then delays every answer).
+    PICTURE_WORKERS: int | None = Field(default=None, ge=0, le=64)
+    # Test hook: seconds each pooled drawing waits before it starts (0 in service).
+    PICTURE_TEST_DELAY: float = Field(default=0.0, ge=0, le=60)
     # Requests a second the whole bot may make on its own (Discord allows ~50 per bot token; 40
     # leaves room for requests that the network or a busy event loop bunch into one second);
     # processes sharing one token each take REST_BUDGET_PER_SECOND / REST_PROCESSES (unset:
@@ -69,6 +74,15 @@ class Settings(BaseSettings):
     # runs every shard; with SHARD_IDS (e.g. "0,1" or "0-3"), only those.
     SHARD_COUNT: int | None = Field(default=None, ge=1, le=100_000)
     SHARD_IDS: str | None = None
+
+    @property
+    def picture_workers(self) -> int:
+        """PICTURE_WORKERS, or its default: the cores this process may use minus one (>= 1)."""
+        if self.PICTURE_WORKERS is not None:
+            return self.PICTURE_WORKERS
+        from cogs.pictures.pool import default_workers
+
+        return default_workers()
 
     @property
     def shard_ids(self) -> tuple[int, ...] | None:

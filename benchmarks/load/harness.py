@@ -30,7 +30,14 @@ from benchmarks.load.players import (
     read_board,
 )
 from benchmarks.load.process import BotProcess
-from benchmarks.load.report import LoadResult, db_games, scan_log, scan_staleness, stats
+from benchmarks.load.report import (
+    LoadResult,
+    db_games,
+    scan_log,
+    scan_pictures,
+    scan_staleness,
+    stats,
+)
 from data.db import DatabaseURL
 from tests.support.fake_discord import (
     FakeDiscord,
@@ -519,6 +526,7 @@ class Harness:
             hand_edits0 = fake.route_counts["webhook_message_edit"]
             posts0 = fake.route_counts["channel_message_create"]
             files0 = max(fake.attachment_bytes, default=0)
+            distinct0, resent0 = fake.distinct_uploads_total, fake.reuploads_total
             log_offset = log_path.stat().st_size
             start = time.monotonic()
             self.log(
@@ -575,6 +583,8 @@ class Harness:
             res.board_posts = fake.route_counts["channel_message_create"] - posts0
             sent = [len(b) for aid, b in fake.attachment_bytes.items() if aid > files0]
             res.image_files, res.image_bytes = len(sent), sum(sent)
+            res.image_distinct = fake.distinct_uploads_total - distinct0
+            res.image_resent = fake.reuploads_total - resent0
             res.rest_peak_per_s = fake.peak_window(start=rest0)
             res.rest_requests = sum(1 for t in fake.limited_request_times if t >= rest0)
             res.cpu_seconds = self.bot.cpu_total() - cpu0
@@ -592,6 +602,7 @@ class Harness:
             res.exit_code = await self.bot.stop()
             lags, warnings, errors = scan_log(log_path, log_offset)
             res.staleness = scan_staleness(log_path)
+            res.pictures = scan_pictures(log_path)
             res.loop_lag_max_ms = max(lags) if lags else None
             res.loop_lag_lines = len(lags)
             res.bot_warnings = warnings

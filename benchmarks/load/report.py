@@ -33,6 +33,10 @@ class LoadResult:
     board_posts: int = 0
     image_files: int = 0  # pictures uploaded with messages during the run
     image_bytes: int = 0
+    image_distinct: int = 0  # distinct contents per message, summed (the fake's count)
+    image_resent: int = 0  # uploads of the very picture their message already showed
+    pictures: dict[str, float] = dataclasses.field(default_factory=dict)
+    """The bot's last "pictures:" line: drawn, per second, cache, queue, staleness."""
     rss_base_kb: int = 0
     rss_load_kb: int = 0
     rss_hwm_kb: int = 0
@@ -169,6 +173,11 @@ class LoadResult:
             "image_kb_per_game": round(self.image_bytes / 1024 / self.games_finished, 1)
             if self.games_finished
             else 0,
+            "image_uploads_per_distinct": round(self.image_files / self.image_distinct, 3)
+            if self.image_distinct
+            else None,
+            "image_resent": self.image_resent,
+            "pictures": self.pictures,
             "bot_cpu_share": round(self.cpu_seconds / self.run_seconds, 2)
             if self.run_seconds
             else 0,
@@ -225,7 +234,10 @@ class LoadResult:
             f"its loop lag max {s['harness_lag_max_ms']} ms, longest collection "
             f"{s['harness_gc_max_ms']} ms, {s['harness_full_gcs']} full)",
             f"pictures             {'on' if s['images'] else 'off'}: {s['image_files']} files, "
-            f"{self.image_bytes / 1024:.0f} KB sent ({s['image_kb_per_game']} KB per game)",
+            f"{self.image_bytes / 1024:.0f} KB sent ({s['image_kb_per_game']} KB per game) · "
+            f"{s['image_uploads_per_distinct']} uploads per distinct picture of a message · "
+            f"{s['image_resent']} re-sent the picture shown",
+            f"drawing              {_pictures_line(self.pictures)}",
             f"games finished       {s['games_finished']} (database: {s['db_games']}); "
             f"unfinished tables: {s['tables_unfinished'] or 'none'}",
             f"faults               429 ×{s['injected_429']} · 500 ×{s['injected_500']} · "
@@ -290,6 +302,38 @@ def _int_or_none(value: float | None) -> int | None:
 
 
 _SENT_RE = re.compile(r"peak (\d+) sent in 1 s \((\d+) held")
+
+
+_PICTURES_RE = re.compile(
+    r"pictures: (\d+) drawn \(([\d.]+)/s, ([\d.]+) ms each\); cache (\d+) pictures, (\d+) KB, "
+    r"(\d+) hits, (\d+) misses; (\d+) failed; staleness p50 (\d+) ms, p95 (\d+) ms over (\d+)"
+    r"(?:; pool (\d+) workers, queue (\d+) \(peak (\d+)\), (\d+) dropped, (\d+) replaced)?")
+_PICTURE_FIELDS = ("drawn", "per_s", "ms_each", "cache_entries", "cache_kb", "hits", "misses",
+                   "failed", "staleness_p50_ms", "staleness_p95_ms", "shown", "workers",
+                   "queue", "queue_peak", "dropped", "replaced")
+
+
+def scan_pictures(path: Path) -> dict[str, float]:
+    """The bot's last "pictures:" line (figures since the process started)."""
+    found: dict[str, float] = {}
+    with open(path, "rb") as f:
+        for raw in f:
+            if m := _PICTURES_RE.search(raw.decode(errors="replace")):
+                found = {k: float(v) for k, v in zip(_PICTURE_FIELDS, m.groups(), strict=True)
+                         if v is not None}
+    return found
+
+
+def _pictures_line(p: dict[str, float]) -> str:
+    if not p:
+        return "no figures (pictures off, or no loop-lag log)"
+    pool = (f" · pool {p['workers']:.0f} workers, queue peak {p['queue_peak']:.0f}, "
+            f"{p['dropped']:.0f} dropped, {p['replaced']:.0f} replaced" if "workers" in p
+            else " · in the event loop's thread")
+    return (f"{p['drawn']:.0f} drawn ({p['per_s']}/s, {p['ms_each']} ms CPU each) · cache "
+            f"{p['cache_entries']:.0f} pictures, {p['cache_kb']:.0f} KB, {p['hits']:.0f} hits · "
+            f"{p['failed']:.0f} failed · staleness p50 {p['staleness_p50_ms']:.0f} ms, p95 "
+            f"{p['staleness_p95_ms']:.0f} ms over {p['shown']:.0f}{pool}")
 
 
 def scan_staleness(path: Path) -> dict[str, float]:

@@ -288,10 +288,15 @@ class TienLenCog(commands.Cog, name="TienLen"):
         if (message is not None and message.id == live.table.board_message_id
                 and not self.service.board_needs_repost(live)):
             drawn = live.changes  # a move made while the answer is drawn or sent is not on it
-            picture = await pictures.board_picture(self.bot, live, pictures.ANSWER_BUDGET)
+            # never waits for a drawing: a picture not ready comes with the board's next edit
+            picture = await pictures.board_picture(
+                self.bot, live, ready=pictures.board_ready(self.bot, live))
             payload = pictures.with_board_image(
-                render.board(live, pictured=picture.png is not None), picture)
-            await interaction.response.edit_message(**payload, attachments=picture.files())
+                render.board(live, pictured=picture.pictured), picture)
+            with self.bot.picture_memory.sending(picture.slot):
+                answer = await interaction.response.edit_message(
+                    **payload, attachments=picture.attachments)
+            pictures.sent(self.bot, picture, answer.resource if answer is not None else None)
             self.service.mark_board_shown(live, drawn)
         else:
             await interaction.response.defer()
@@ -670,14 +675,17 @@ class TienLenCog(commands.Cog, name="TienLen"):
         hand = hands.get(live.id, interaction.user.id)
         hand.lang = person(interaction).lang  # the hand speaks its owner's language
         async with hand.lock:
-            # first: nothing waits after the drawing
-            files = await hands.files(live, seat, hand.mask, hand.lang)
+            # first: nothing waits after the drawing (which never waits for a picture)
+            picture = await hands.files(live, hand, seat, new=True)
             payload = hands.draw(live, hand, seat)
+            files = [] if picture is None else [
+                f for f in picture.attachments if isinstance(f, discord.File)]
             sent = await interaction.response.send_message(ephemeral=True, files=files,
                                                            **payload)
             # this message is the person's live hand now
             hands.attach(live, hand, interaction, sent.message_id)
-            hands.shown(live, hand)
+            hands.sent(picture, sent.resource)
+            hands.shown(live, hand, picture)
 
     async def on_hand_button(self, interaction: discord.Interaction[Any], table_id: int,
                              press: int, mask: int, op: str) -> None:
@@ -714,12 +722,17 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 else:
                     raise Refusal(words.UNKNOWN_BUTTON)
                 hand.mask = mask
-                # first: nothing waits after the drawing
-                files = await hands.files(live, seat, hand.mask, hand.lang)
+                # first: nothing waits after the drawing (which never waits for a picture)
+                message = interaction.message  # (an older hand message of theirs, maybe)
+                picture = await hands.files(live, hand, seat,
+                                            message_id=None if message is None else message.id)
                 payload = hands.draw(live, hand, seat, note)
-                await interaction.response.edit_message(**payload, attachments=files)
+                with hands.sending(picture):
+                    answer = await interaction.response.edit_message(
+                        **payload, attachments=[] if picture is None else picture.attachments)
                 hands.attach(live, hand, interaction)  # a fresh token for the same message
-                hands.shown(live, hand)
+                hands.sent(picture, answer.resource if answer is not None else None)
+                hands.shown(live, hand, picture)
 
     async def _act(self, w: Words, live: LiveTable, hand: LiveHand, seat: int, press: int,
                    mask: int, op: str) -> tuple[int, str]:

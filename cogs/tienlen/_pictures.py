@@ -1,20 +1,31 @@
 """The pictures on Discord: the board image in the board's embed, the hand image above the hand's
 buttons, and the server's on/off setting. Drawing happens in `cogs.pictures`, off the event loop;
-when a picture cannot be drawn (or a server turned pictures off) the messages are text only."""
+when a picture cannot be drawn (or a server turned pictures off) the messages are text only.
+
+No picture twice: :class:`PictureMemory` remembers, for each message (the board of a table, the
+hand of a person), the picture it shows (its key and Discord's attachment); :func:`plan` decides
+what an edit carries: the attachment kept by its id when the picture did not change, a new file
+when a new picture is ready, the old attachment kept while the new one is drawn (the drawing's
+``ready`` brings it in the next edit), nothing (text) when there is no picture."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
-from collections.abc import Awaitable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs import glossary, pictures, words
 from cogs.i18n import Words
+from cogs.i18n import words as words_of
 from cogs.pictures import BoardView, BoardWords, HandView
+from cogs.pictures.service import Wanted
 from cogs.tables import GameResults, LiveTable, Player, TablePhase
 from data import HandPrefs
 from data.prefs import DEFAULT_PREFS
@@ -29,19 +40,165 @@ log = logging.getLogger(__name__)
 
 BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
-# An interaction must be answered within 3 s: a picture for an answer gets this long, else the
-# answer goes out as text (the picture is still drawn and cached for the next time).
-ANSWER_BUDGET = 1.0
+PICTURE_WAIT = 0.5
+"""Seconds a refresh that answers no one (the board publisher, a live hand's edit) waits for a
+picture being drawn before it goes with the picture the message already shows."""
 
 
-async def _within(budget: float | None, drawing: Awaitable[bytes | None]) -> bytes | None:
-    if budget is None:
-        return await drawing
-    try:
-        return await asyncio.wait_for(drawing, budget)
-    except TimeoutError:
-        log.info("card pictures: a picture took over %.1f s; answering with text", budget)
-        return None
+SETTLE_WAIT = 1.0
+"""Seconds an edit waits at most for another edit of the same message that is in flight (an
+HTTP request, not a drawing) before it uploads its picture instead of keeping one by id."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """The picture a message shows: its key and Discord's attachment."""
+
+    message_id: int
+    key: str
+    attachment: discord.Attachment
+
+
+class PictureMemory:
+    """The picture each message shows, by slot (("board", table), ("hand", table, person));
+    bounded (the oldest slots are forgotten: their next edit uploads again)."""
+
+    def __init__(self, limit: int = 20_000) -> None:
+        self.limit = limit
+        self._shown: OrderedDict[Hashable, Shown] = OrderedDict()
+        self._sending: dict[Hashable, int] = {}
+        self._settling: dict[Hashable, list[asyncio.Future[None]]] = {}
+        self.uploads = 0
+        self.kept = 0
+
+    def get(self, slot: Hashable, message_id: int | None,
+            current: Sequence[discord.Attachment] | None = None) -> Shown | None:
+        """What the message ``message_id`` shows for ``slot``; ``current``: the message's
+        attachments as Discord just gave them (an attachment no longer there is not kept)."""
+        shown = self._shown.get(slot)
+        if (shown is None or message_id is None or shown.message_id != message_id
+                or self._sending.get(slot)):  # an edit in flight may replace that attachment
+            return None
+        if current is not None and all(a.id != shown.attachment.id for a in current):
+            return None
+        return shown
+
+    @contextlib.contextmanager
+    def sending(self, slot: Hashable) -> Iterator[None]:
+        """An edit of the message ``slot`` is in flight: another edit planned meanwhile keeps
+        nothing by id (this one may drop it; see `settled`)."""
+        self._sending[slot] = self._sending.get(slot, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._sending[slot] - 1
+            if left:
+                self._sending[slot] = left
+            else:
+                del self._sending[slot]
+                for waiter in self._settling.pop(slot, []):
+                    if not waiter.done():
+                        waiter.set_result(None)
+
+    async def settled(self, slot: Hashable, seconds: float = SETTLE_WAIT) -> None:
+        """Wait (at most ``seconds``) until no edit of ``slot`` is in flight, so that the next
+        edit knows which attachment the message holds (and keeps it instead of uploading the
+        same picture again)."""
+        if not self._sending.get(slot):
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._settling.setdefault(slot, []).append(waiter)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(waiter, seconds)
+
+    def in_flight(self, slot: Hashable) -> bool:
+        return bool(self._sending.get(slot))
+
+    def set(self, slot: Hashable, shown: Shown | None) -> None:
+        self._shown.pop(slot, None)
+        if shown is not None:
+            self._shown[slot] = shown
+            while len(self._shown) > self.limit:
+                self._shown.popitem(last=False)
+
+    def key_of(self, slot: Hashable) -> str | None:
+        shown = self._shown.get(slot)
+        return None if shown is None else shown.key
+
+    def __len__(self) -> int:
+        return len(self._shown)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What an edit carries for its picture: ``attachments`` (files to upload or attachments
+    kept by id; empty: none), ``pictured`` (the message shows a picture: the text is short),
+    ``key`` (the picture it will show), ``fresh`` (a new file is uploaded)."""
+
+    slot: Hashable
+    attachments: list[discord.File | discord.Attachment]
+    pictured: bool
+    key: str | None
+    filename: str
+    wanted: Wanted | None = None
+    """The picture wanted (it may still be being drawn)."""
+
+    @property
+    def fresh(self) -> bool:
+        return any(isinstance(a, discord.File) for a in self.attachments)
+
+    @property
+    def waiting(self) -> bool:
+        """The message will not show the wanted picture yet (it is being drawn)."""
+        return (self.wanted is not None and not self.wanted.failed
+                and self.key != self.wanted.key)
+
+
+def plan(slot: Hashable, shown: Shown | None, wanted: Wanted | None, filename: str,
+         description: str) -> Plan:
+    """The picture part of an edit, given what the message shows and the picture wanted
+    (``None``: no picture, e.g. pictures are off)."""
+    if wanted is None or wanted.failed:
+        return Plan(slot, [], False, None, filename, wanted)
+    if shown is not None and shown.key == wanted.key:  # unchanged: keep it
+        return Plan(slot, [shown.attachment], True, shown.key, filename, wanted)
+    if wanted.png is not None:
+        file = discord.File(io.BytesIO(wanted.png), filename=filename, description=description)
+        return Plan(slot, [file], True, wanted.key, filename, wanted)
+    if shown is not None:  # being drawn: the old picture stays until the next edit brings it
+        return Plan(slot, [shown.attachment], True, shown.key, filename, wanted)
+    return Plan(slot, [], False, None, filename, wanted)
+
+
+def sent(bot: TienLenBot, picture: Plan, message: Any) -> None:
+    """The edit or message carrying ``picture`` reached Discord as ``message`` (a
+    discord.Message, or None when Discord's answer did not include it): remember what it
+    shows."""
+    memory = bot.picture_memory
+    if picture.key is None:
+        memory.set(picture.slot, None)
+        bot.pictures.shown(picture.slot, None)
+        return
+    if picture.fresh:
+        memory.uploads += 1
+    else:
+        memory.kept += 1
+    attachments = getattr(message, "attachments", None) or []
+    attachment = next((a for a in attachments if a.filename == picture.filename), None)
+    if (attachment is None or not isinstance(getattr(message, "id", None), int)
+            or memory.in_flight(picture.slot)):  # another edit may land after this one
+        memory.set(picture.slot, None)  # unknown: the next edit uploads it again
+        return
+    memory.set(picture.slot, Shown(message.id, picture.key, attachment))
+    bot.pictures.shown(picture.slot, picture.key)
+
+
+def board_slot(live: LiveTable) -> tuple[str, int]:
+    return ("board", live.id)
+
+
+def hand_slot(table_id: int, user_id: int) -> tuple[str, int, int]:
+    return ("hand", table_id, user_id)
 
 
 class ImageSetting:
@@ -161,46 +318,101 @@ def hand_view(live: LiveTable, seat: int, mask: int, prefs: HandPrefs = DEFAULT_
                     prefs.four_colour)
 
 
-class BoardPicture:
-    """A drawn board picture; :meth:`files` makes fresh file objects for each request (discord.py
-    closes a file once it has been sent)."""
-
-    def __init__(self, png: bytes | None, alt: str) -> None:
-        self.png, self.alt = png, alt
-
-    def files(self) -> list[discord.File]:
-        if self.png is None:
-            return []
-        return [discord.File(io.BytesIO(self.png), filename=BOARD_FILE, description=self.alt)]
-
-
-async def board_picture(bot: TienLenBot, live: LiveTable, budget: float | None = None
-                        ) -> BoardPicture:
-    """The board picture of ``live`` (no picture: text only); ``budget``: at most this many
-    seconds (for an interaction's answer)."""
+async def board_picture(bot: TienLenBot, live: LiveTable, *, wait: float = 0.0,
+                        current: Sequence[discord.Attachment] | None = None,
+                        ready: Callable[[str], None] | None = None, new: bool = False) -> Plan:
+    """The picture part of the board's next edit (no picture: text only). ``wait``: seconds
+    to wait for a picture being drawn (0 for an interaction's answer: it never waits);
+    ``current``: the board message's attachments as Discord just gave them; ``ready``: called
+    once a picture being drawn is done (its next edit brings it); ``new``: for a new board
+    message (nothing to keep)."""
+    slot = board_slot(live)
     view = board_view(live)
     if view is None or not await bot.image_setting.enabled(live.table.guild_id):
-        return BoardPicture(None, "")
-    return BoardPicture(await _within(budget, bot.pictures.board(view)),
-                        alt_text(render.table_words(live), view))
+        return plan(slot, None, None, BOARD_FILE, "")
+    wanted = bot.pictures.want("board", view, slot)
+    if not wanted.ready and wait > 0:
+        wanted = await bot.pictures.wait(wanted, wait)
+    if not wanted.ready and ready is not None:
+        bot.pictures.on_ready(wanted, ready)
+    if not new:
+        await bot.picture_memory.settled(slot)
+    shown = None if new else bot.picture_memory.get(slot, live.table.board_message_id, current)
+    return plan(slot, shown, wanted, BOARD_FILE, alt_text(render.table_words(live), view))
 
 
-async def hand_files(bot: TienLenBot, live: LiveTable, seat: int, mask: int, w: Words,
-                     budget: float | None = ANSWER_BUDGET) -> list[discord.File]:
-    """The hand picture as a file to attach (empty: text only, when the server or its owner
-    turned pictures off), described in ``w``."""
-    prefs = await bot.hands.load_prefs(live.seats[seat].user_id)
+async def hand_picture(bot: TienLenBot, live: LiveTable, seat: int, mask: int, w: Words,
+                       user_id: int, message_id: int | None, *, wait: float = 0.0,
+                       current: Sequence[discord.Attachment] | None = None,
+                       ready: Callable[[str], None] | None = None) -> Plan:
+    """The picture part of a hand's next drawing, described in ``w`` (see `board_picture`);
+    ``message_id``: the hand message it edits (None: a new message)."""
+    slot = hand_slot(live.id, user_id)
+    prefs = await bot.hands.load_prefs(user_id)  # the owner's deck, order and pictures
     if not prefs.pictures or not await bot.image_setting.enabled(live.table.guild_id):
-        return []
-    png = await _within(budget, bot.pictures.hand(hand_view(live, seat, mask, prefs)))
-    if png is None:
-        return []
-    return [discord.File(io.BytesIO(png), filename=HAND_FILE, description=w._("Your hand"))]
+        return plan(slot, None, None, HAND_FILE, "")
+    wanted = bot.pictures.want("hand", hand_view(live, seat, mask, prefs), slot, extra=w.lang)
+    if not wanted.ready and wait > 0:
+        wanted = await bot.pictures.wait(wanted, wait)
+    if not wanted.ready and ready is not None:
+        bot.pictures.on_ready(wanted, ready)
+    if message_id is not None:
+        await bot.picture_memory.settled(slot)
+    shown = bot.picture_memory.get(slot, message_id, current)
+    return plan(slot, shown, wanted, HAND_FILE, w._("Your hand"))
 
 
-def with_board_image(payload: dict[str, Any], picture: BoardPicture) -> dict[str, Any]:
+def with_board_image(payload: dict[str, Any], picture: Plan) -> dict[str, Any]:
     """Point the board's embed at its picture (when there is one)."""
     embed = payload.get("embed")
-    if picture.png is not None and isinstance(embed, discord.Embed):
+    if picture.pictured and isinstance(embed, discord.Embed):
         embed.set_image(url=f"attachment://{BOARD_FILE}")
     return payload
+
+
+def board_ready(bot: TienLenBot, live: LiveTable) -> Callable[[str], None]:
+    """What to do once a board picture being drawn is done: edit the board again, unless it
+    shows that picture already."""
+
+    def ready(key: str) -> None:
+        if live.table.status != "open" or bot.picture_memory.key_of(board_slot(live)) == key:
+            return
+        live.board_rendered = -1  # the picture is news to the board: edit it again
+        bot.table_service.request_board(live)
+
+    return ready
+
+
+class HandPictures:
+    """The live hands' pictures (`cogs.tienlen.hands.LiveHands.picture`)."""
+
+    def __init__(self, bot: TienLenBot) -> None:
+        self.bot = bot
+
+    async def plan(self, live: LiveTable, hand: Any, seat: int, *, wait: float = 0.0,
+                   message_id: int | None = None, new: bool = False) -> Plan:
+        """The picture part of ``hand``'s next drawing; a picture being drawn comes with the
+        hand's next refresh."""
+        hands = self.bot.hands
+
+        def ready(key: str) -> None:
+            hands.picture_ready(live, hand, key)
+
+        return await hand_picture(self.bot, live, seat, hand.mask, words_of(hand.lang),
+                                  hand.user_id,
+                                  None if new else (message_id or hand.message_id), wait=wait,
+                                  ready=ready)
+
+    def sending(self, picture: Plan) -> contextlib.AbstractContextManager[None]:
+        return self.bot.picture_memory.sending(picture.slot)
+
+    def sent(self, picture: Plan, message: Any) -> None:
+        sent(self.bot, picture, message)
+
+    def behind(self, picture: Plan) -> bool:
+        """The message went without the wanted picture, which is ready by now."""
+        return (picture.waiting and picture.wanted is not None
+                and self.bot.pictures.known(picture.wanted).ready)
+
+    def shows(self, table_id: int, user_id: int, key: str) -> bool:
+        return self.bot.picture_memory.key_of(hand_slot(table_id, user_id)) == key

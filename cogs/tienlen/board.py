@@ -171,14 +171,22 @@ class BoardPublisher:
             except (discord.Forbidden, discord.NotFound) as error:
                 raise _unavailable(error) from None
         assert isinstance(channel, discord.abc.Messageable)
-        picture = await pictures.board_picture(bot, live)
-        payload = pictures.with_board_image(
-            render.board(live, pictured=picture.png is not None), picture)
+        # An edit keeps the picture the board shows when it did not change; a picture being
+        # drawn is waited for a moment, else it comes with the next edit (see `_pictures`).
+        ready = pictures.board_ready(bot, live)
         old = live.table.board_message_id
-        if old is not None and not service.board_needs_repost(live):
+        editing = old is not None and not service.board_needs_repost(live)
+        picture = await pictures.board_picture(bot, live, wait=pictures.PICTURE_WAIT,
+                                               ready=ready, new=not editing)
+        payload = pictures.with_board_image(
+            render.board(live, pictured=picture.pictured), picture)
+        if editing:
+            assert old is not None
             try:
-                await channel.get_partial_message(old).edit(**payload,
-                                                            attachments=picture.files())
+                with bot.picture_memory.sending(picture.slot):
+                    edited = await channel.get_partial_message(old).edit(
+                        **payload, attachments=picture.attachments)
+                pictures.sent(bot, picture, edited)
                 return
             except discord.NotFound:
                 pass  # the board was deleted: post a new one
@@ -188,17 +196,20 @@ class BoardPublisher:
                 if error.code != TOO_OLD_TO_EDIT:  # too old to edit: post a fresh one
                     raise
             await budget.acquire(channel_id, urgent=True)
-            # the state may have moved while waiting
-            picture = await pictures.board_picture(bot, live)
+            # a new message: nothing to keep (and the state may have moved while waiting)
+            picture = await pictures.board_picture(bot, live, wait=pictures.PICTURE_WAIT,
+                                                   ready=ready, new=True)
             payload = pictures.with_board_image(
-                render.board(live, pictured=picture.png is not None), picture)
-        if picture.png is not None:
-            payload["files"] = picture.files()
+                render.board(live, pictured=picture.pictured), picture)
+        files = [f for f in picture.attachments if isinstance(f, discord.File)]
+        if files:
+            payload["files"] = files
         try:
             message = await channel.send(**{k: v for k, v in payload.items() if v is not None})
         except (discord.Forbidden, discord.NotFound) as error:
             raise _unavailable(error) from None
         await service.set_board_message(live, message.id)
+        pictures.sent(bot, picture, message)
         if old is not None:
             await budget.acquire(channel_id)
             with contextlib.suppress(discord.HTTPException):

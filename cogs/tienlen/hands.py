@@ -25,18 +25,18 @@ it is never logged, not even at debug level, nor put in any error message or met
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
 from cogs import words
-from cogs.i18n import Words
 from cogs.i18n import words as words_of
 from cogs.tables import LiveTable
 from data import HandPrefs, LiveHandRecord, Store, StoreError
@@ -44,8 +44,14 @@ from engine import Card
 
 from . import _render as render
 
+if TYPE_CHECKING:
+    from ._pictures import HandPictures, Plan
+
 log = logging.getLogger("cogs.tienlen.hands")
 
+PICTURE_WAIT = 0.5
+"""Seconds a refresh (it answers no one) waits for a picture being drawn; past that it goes with
+the picture the hand shows, and the drawing, once done, brings its own refresh."""
 TOKEN_LIFETIME = 15 * 60.0
 """Seconds an interaction token may edit its message, from the interaction's creation."""
 TOKEN_RETIRE = 14 * 60.0
@@ -90,6 +96,8 @@ class LiveHand:
     shown_version: int | None = None
     """The game version of the last drawing that reached the screen."""
     task: asyncio.Task[None] | None = None
+    editing: bool = False
+    """An edit of this hand is in flight (it may land after a press's answer)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     lang: str = "en"
     """The owner's language (from their last press): the hand is always drawn in it."""
@@ -111,10 +119,8 @@ class LiveHands:
         """How far Discord's clock was seen ahead of ours (from interactions' creation stamps)."""
         self.emoji: Callable[[Card], discord.PartialEmoji | None] | None = None
         """A card's button emoji (none: text buttons); set by the bot."""
-        self.picture: (Callable[[LiveTable, int, int, Words], Awaitable[list[discord.File]]]
-                        | None) = None
-        """The hand picture of (table, seat, selection, owner's words) as files to attach; set by
-        the bot."""
+        self.picture: HandPictures | None = None
+        """The hands' pictures (none: text only); set by the bot."""
         self.edits = 0
         """Hand edits sent (refreshes through tokens)."""
         self.expired_count = 0
@@ -213,14 +219,37 @@ class LiveHands:
             hand.shown_key = None
             self._start(live, hand)
 
-    async def files(self, live: LiveTable, seat: int, mask: int,
-                    lang: str | None = None) -> list[discord.File]:
-        """The hand picture to attach with a drawing (none without the picture hook), described
-        in its owner's language ``lang``."""
+    async def files(self, live: LiveTable, hand: LiveHand, seat: int, *, wait: float = 0.0,
+                    message_id: int | None = None, new: bool = False) -> Plan | None:
+        """The hand picture's part of a drawing (none without the picture hook): a new file, the
+        message's attachment kept, or nothing; described in its owner's language. ``wait``:
+        seconds to wait for a picture being drawn (0 for an answer); ``message_id``: the
+        message edited (default: the hand's); ``new``: for a new message."""
         await self.load_prefs(live.seats[seat].user_id)  # before `draw` orders the buttons
         if self.picture is None:
-            return []
-        return await self.picture(live, seat, mask, words_of(lang))
+            return None
+        return await self.picture.plan(live, hand, seat, wait=wait, message_id=message_id,
+                                       new=new)
+
+    def sending(self, picture: Plan | None) -> contextlib.AbstractContextManager[None]:
+        """Around an edit carrying ``picture`` (see `_pictures.PictureMemory.sending`)."""
+        if self.picture is None or picture is None:
+            return contextlib.nullcontext()
+        return self.picture.sending(picture)
+
+    def sent(self, picture: Plan | None, message: Any) -> None:
+        """A drawing carrying ``picture`` reached Discord as ``message``."""
+        if self.picture is not None and picture is not None:
+            self.picture.sent(picture, message)
+
+    def picture_ready(self, live: LiveTable, hand: LiveHand, key: str) -> None:
+        """A hand picture being drawn is done: the hand's next refresh brings it (unless the
+        hand shows it already)."""
+        if (hand.interaction is None or self.picture is None
+                or self.picture.shows(hand.table_id, hand.user_id, key)):
+            return
+        hand.shown_key = None
+        self._start(live, hand)
 
     def attach(self, live: LiveTable, hand: LiveHand,
                interaction: discord.Interaction[Any], message_id: int | None = None,
@@ -243,12 +272,15 @@ class LiveHands:
         delay = max(0.0, hand.issued + TOKEN_RETIRE - self.now())
         hand.retire = asyncio.get_running_loop().call_later(delay, self._start, live, hand)
 
-    def shown(self, live: LiveTable, hand: LiveHand) -> None:
+    def shown(self, live: LiveTable, hand: LiveHand, picture: Plan | None = None) -> None:
         """The drawing just answered reached the screen. An edit in flight may land after it
         with an older drawing: draw again when it is done. A change while the press was being
-        answered was left to this answer (see `_refresh`): draw again if the answer missed it."""
+        answered was left to this answer (see `_refresh`): draw again if the answer missed it,
+        or if it went without its ``picture``, which is ready by now."""
         hand.shown_version = live.game.version if live.game is not None else None
-        if hand.task is not None and not hand.task.done():
+        if picture is not None and self.picture is not None and self.picture.behind(picture):
+            hand.shown_key = None
+        if hand.editing:
             hand.shown_key = None
         elif hand.shown_key is None or hand.shown_key[:2] != (live.changes, hand.mask):
             self._start(live, hand)
@@ -308,15 +340,18 @@ class LiveHands:
                 # drawn, land after the answer).
                 return
             interaction = hand.interaction
-            files = await self.files(live, seat, hand.mask, hand.lang)
+            picture = await self.files(live, hand, seat, wait=PICTURE_WAIT)
             if (live.game is None or hand.interaction is not interaction
                     or hand.lock.locked()
                     or self.token_expired(hand)):  # the picture took a moment: look again
                 return
             payload = self.draw(live, hand, seat, last=last)
             version = live.game.version
+            hand.editing = True
             try:
-                await interaction.edit_original_response(**payload, attachments=files)
+                with self.sending(picture):
+                    message = await interaction.edit_original_response(
+                        **payload, attachments=[] if picture is None else picture.attachments)
             except discord.NotFound:  # the person dismissed the message
                 if hand.interaction is interaction:
                     self._unkeep(hand, interaction)
@@ -334,7 +369,10 @@ class LiveHands:
                 log.warning("table %s: a hand edit failed (%s)", live.id, error.status)
                 hand.shown_key = None
                 return
+            finally:
+                hand.editing = False
             self.edits += 1
+            self.sent(picture, message)
             hand.shown_version = version
             if last:
                 if hand.interaction is interaction:  # this token is done: the next press

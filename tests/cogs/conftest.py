@@ -62,6 +62,9 @@ def _drop_dead_timers(loop: asyncio.AbstractEventLoop) -> None:
 
 
 def make_settings(**overrides: Any) -> Settings:
+    # Pictures drawn in the event loop's thread: SimCord runs on virtual time, and a drawing
+    # process would answer on real time (tests/test_wire_pictures.py covers the pool).
+    overrides.setdefault("PICTURE_WORKERS", 0)
     return Settings(DISCORD_TOKEN="simcord", **overrides)  # type: ignore[call-arg]
 
 

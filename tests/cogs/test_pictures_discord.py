@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import time
 from typing import Any
 
 import discord
@@ -14,7 +13,6 @@ import pytest
 from PIL import Image
 
 from cogs.pictures import BoardView, HandView, Pictures
-from cogs.tienlen._pictures import _within
 from engine import parse_cards
 
 from .tablekit import board, open_hand, open_table, seat_people
@@ -70,26 +68,24 @@ async def test_images_off_gives_text_only_and_on_brings_them_back(world: Any) ->
     assert [a.filename for a in hand.attachments] == ["hand.png"]
 
 
-async def test_a_slow_picture_is_skipped_for_an_answer(caplog: pytest.LogCaptureFixture) -> None:
-    """An interaction must be answered within 3 s: past its budget a picture is left out (the
-    answer goes as text) while the drawing finishes in its thread and is cached for next time."""
-
-    class Slow(Pictures):
-        def _draw_hand(self, view: HandView) -> bytes:
-            time.sleep(0.5)
-            return super()._draw_hand(view)
-
-    slow = Slow()
+async def test_a_slow_picture_never_delays_its_answer() -> None:
+    """A picture is asked for without waiting: while its drawing (slowed by the test hook) runs
+    in a drawing process the answer goes without it, and the drawing, once done, says so."""
+    slow = Pictures(workers=1, delay=0.5)
     view = HandView(tuple(parse_cards("3S 4S")))
+    done: list[str] = []
     try:
-        with caplog.at_level(logging.INFO, "cogs.tienlen._pictures"):
-            assert await _within(0.1, slow.hand(view)) is None
-        assert "answering with text" in caplog.text
-        await asyncio.sleep(0.6)
-        assert slow.cache_info()["hand"].currsize == 1  # it was drawn all the same
-        cached = await _within(0.1, slow.hand(view))
-        assert cached is not None and cached.startswith(b"\x89PNG")
-        assert await _within(None, slow.hand(HandView(tuple(parse_cards("5S"))))) is not None
+        wanted = slow.want("hand", view, ("hand", 1, 2))
+        assert not wanted.ready and wanted.png is None
+        slow.on_ready(wanted, done.append)
+        assert await slow.wait(wanted, 0.1) == wanted  # still being drawn
+        drawn = await slow.wait(wanted, 30)
+        assert drawn.png is not None and drawn.png.startswith(b"\x89PNG")
+        await asyncio.sleep(0)
+        assert done == [wanted.key]
+        again = slow.want("hand", HandView(tuple(parse_cards("3S 4S"))), ("hand", 1, 3))
+        assert again.png is drawn.png  # the same picture for another message: drawn once
+        assert slow.pool is not None and slow.pool.drawn == 1
     finally:
         slow.close()
 

@@ -93,6 +93,36 @@ async def test_channel_message_with_a_file_and_an_embed_pointing_at_it(fake: Fak
         assert refusal.problems[0].value == "attachment://missing.png"
 
 
+async def test_an_edit_keeps_listed_attachments_drops_the_others_and_refuses_strangers(
+        fake: FakeDiscord) -> None:
+    """Discord's `attachments` on an edit: a listed id is kept (nothing uploaded again), an
+    unlisted one is dropped, an id the message does not carry is refused; the fake counts the
+    uploads per message, their distinct contents, and re-sends of a file already shown."""
+    async with started(fake) as bot:
+        channel = bot.get_channel(fake.channel("tienlen").id)
+        assert isinstance(channel, discord.TextChannel)
+        embed = discord.Embed(title="t").set_image(url="attachment://board.png")
+        sent = await channel.send(embed=embed, files=[_file("board.png"), _file("x.png")])
+        stored = fake.message(sent.id)
+        board, extra = sent.attachments
+        edited = await sent.edit(content="moved", attachments=[board])  # keep one, drop x.png
+        assert [a.id for a in edited.attachments] == [board.id]
+        assert [int(a["id"]) for a in stored.data["attachments"]] == [board.id]
+        assert stored.embeds[0]["image"]["url"] == board.url  # still resolved
+        assert (stored.uploads, stored.reuploads, len(stored.upload_digests)) == (2, 0, 1)
+        with pytest.raises(discord.HTTPException) as refused:
+            await sent.edit(attachments=[extra])  # no longer the message's
+        assert (refused.value.status, refused.value.code) == (400, 50035)
+        (refusal,) = fake.take_refusals()
+        assert refusal.problems[0].code == "ATTACHMENT_NOT_FOUND"
+        assert [int(a["id"]) for a in stored.data["attachments"]] == [board.id]  # unchanged
+        await sent.edit(attachments=[_file("board.png")])  # the same bytes again: a re-send
+        assert (stored.uploads, stored.reuploads, len(stored.upload_digests)) == (3, 1, 1)
+        await sent.edit(attachments=[_file("board.png", PNG + b"new")])
+        assert (stored.uploads, stored.reuploads, len(stored.upload_digests)) == (4, 1, 2)
+        assert (fake.uploads_total, fake.reuploads_total, fake.distinct_uploads_total) == (4, 1, 2)
+
+
 async def test_interaction_responses_followups_and_edits_carry_files(fake: FakeDiscord) -> None:
     async with started(fake):
         handle = await (await fake.slash("alice", "pic")).response(STEP)

@@ -307,6 +307,12 @@ class StoredMessage:
     interaction_id: int | None = None
     deleted: bool = False
     edit_count: int = 0
+    uploads: int = 0
+    """Files uploaded to this message (when it was created and by its edits)."""
+    reuploads: int = 0
+    """Uploads whose bytes equal a file the message was already showing (a picture sent twice)."""
+    upload_digests: set[str] = dataclasses.field(default_factory=set)
+    """The distinct contents uploaded to this message."""
     created_at: float = dataclasses.field(default_factory=time.perf_counter)
     updated_at: float = dataclasses.field(default_factory=time.perf_counter)
 

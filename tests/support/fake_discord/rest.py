@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email.utils
+import hashlib
 import json
 import re
 import time
@@ -510,6 +511,7 @@ class RestMixin:
             ephemeral_user_id=ephemeral_user,
             interaction_id=interaction.id if interaction is not None else None,
         )
+        self._count_uploads(stored, files, [])
         self.messages[mid] = stored
         if ephemeral_user is None and not loading:
             self._deliver_mentions(stored, body)
@@ -526,6 +528,7 @@ class RestMixin:
         self, stored: StoredMessage, body: Mapping[str, Any], files: list[dict[str, Any]]
     ) -> StoredMessage:
         data = stored.data
+        self._check_attachment_ids(stored, body)
         if self.validation:
             self._check_edit(stored, body, files)
         if "content" in body:
@@ -536,10 +539,14 @@ class RestMixin:
             components = json.loads(_dumps(body["components"] or []))
             _number_components(components)
             data["components"] = components
-        if "attachments" in body or files:
+        shown = list(data.get("attachments") or [])
+        if "attachments" in body:
             kept_ids = {str(a.get("id")) for a in body.get("attachments") or []}
-            kept = [a for a in data.get("attachments", []) if str(a["id"]) in kept_ids]
+            kept = [a for a in shown if str(a["id"]) in kept_ids]
             data["attachments"] = kept + files
+        elif files:  # no `attachments` field: every file is kept and the new ones added
+            data["attachments"] = shown + files
+        self._count_uploads(stored, files, shown)
         if body.get("poll"):
             data["poll"] = body["poll"]
         if "embeds" in body or "attachments" in body or files:
@@ -559,6 +566,41 @@ class RestMixin:
             event = dict(data)
             self.dispatch("MESSAGE_UPDATE", event, intent=INTENT_GUILD_MESSAGES)
         return stored
+
+    def _count_uploads(self, stored: StoredMessage, files: list[dict[str, Any]],
+                       shown: list[dict[str, Any]]) -> None:
+        """Count the files uploaded to ``stored``; ``shown``: its attachments before the edit
+        (an upload of the same bytes as one of them re-sends what the message showed)."""
+        before = {self._digest(int(a["id"])) for a in shown}
+        for entry in files:
+            digest = self._digest(int(entry["id"]))
+            stored.uploads += 1
+            self.uploads_total += 1
+            if digest in before:
+                stored.reuploads += 1
+                self.reuploads_total += 1
+            if digest not in stored.upload_digests:
+                stored.upload_digests.add(digest)
+                self.distinct_uploads_total += 1
+
+    def _digest(self, attachment_id: int) -> str:
+        return hashlib.blake2b(self.attachment_bytes.get(attachment_id, b""),
+                               digest_size=16).hexdigest()
+
+    def _check_attachment_ids(self, stored: StoredMessage, body: Mapping[str, Any]) -> None:
+        """An edit's ``attachments`` may list the message's own attachments (kept, by id) and
+        this request's uploads (by index); any other id is refused, as Discord does."""
+        own = {str(a["id"]) for a in stored.data.get("attachments") or []}
+        problems = []
+        for i, entry in enumerate(body.get("attachments") or []):
+            aid = str(entry.get("id")) if isinstance(entry, Mapping) else ""
+            if aid in own or (aid.isdigit() and len(aid) < 5):
+                continue  # kept, or an upload of this request (validate checks the index)
+            problems.append(validate.Problem(
+                ("attachments", i, "id"), "ATTACHMENT_NOT_FOUND",
+                "The message has no attachment with that id.", aid))
+        if problems:
+            self.refuse("PATCH", f"message {stored.id}", problems)
 
     def _check_edit(self, stored: StoredMessage, body: Mapping[str, Any],
                     files: list[dict[str, Any]]) -> None:

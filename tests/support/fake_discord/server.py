@@ -133,6 +133,11 @@ class FakeDiscord(LimitsMixin, FaultsMixin, GatewayMixin, InteractionsMixin, Med
         self.message_listeners: list[Callable[[StoredMessage], None]] = []
         # Uploaded files by attachment id, and the application's emoji (id -> object, image).
         self.attachment_bytes: dict[int, bytes] = {}
+        # Uploads counted as they arrive: every file, the distinct contents per message summed,
+        # and the re-sends of a file the message already showed (see StoredMessage.uploads).
+        self.uploads_total = 0
+        self.reuploads_total = 0
+        self.distinct_uploads_total = 0
         self.application_emojis: dict[int, dict[str, Any]] = {}
         self.emoji_images: dict[int, bytes] = {}
 

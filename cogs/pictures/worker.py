@@ -1,0 +1,54 @@
+"""A drawing process of :class:`~cogs.pictures.pool.DrawingPool`:
+``python -m cogs.pictures.worker FD DELAY``. It warms up (palette, fonts, card sprites), then
+draws each job read from the socket FD until the socket closes (the bot stopped or died: a worker
+never outlives it). ``DELAY``: seconds each drawing waits first (a test hook: 0 in service)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from multiprocessing.connection import Connection
+
+from engine.cards import full_deck
+
+from .cards import card_sprite
+from .fonts import Fonts
+from .pool import draw
+from .render import BOARD_CARD_W, HAND_CARD_W, palette
+
+
+def serve(conn: Connection, delay: float) -> None:
+    fonts = Fonts.shared()
+    try:
+        palette(fonts)
+        for card in full_deck():
+            for width in (BOARD_CARD_W, HAND_CARD_W):
+                card_sprite(card, width, fonts)
+    except Exception:
+        pass  # a broken font: each job then says so itself
+    try:
+        conn.send((0, None, "ready", 0.0))  # jobs (and their time limit) start from here
+    except (EOFError, OSError):
+        return
+    while True:
+        try:
+            job_id, kind, view = conn.recv()
+        except (EOFError, OSError):
+            return
+        if delay > 0:
+            time.sleep(delay)
+        start = time.process_time()
+        try:
+            png: bytes | None = draw(kind, view, fonts)
+            error = ""
+        except Exception as failure:
+            png, error = None, type(failure).__name__
+        result = (job_id, png, error, time.process_time() - start)
+        try:
+            conn.send(result)
+        except (EOFError, OSError):
+            return
+
+
+if __name__ == "__main__":
+    serve(Connection(int(sys.argv[1])), float(sys.argv[2]))

@@ -1,0 +1,99 @@
+"""The drawing pool (real worker processes): its bounded queue drops only drawings that a newer
+one of the same message replaces, a drawing past its time limit fails (text) and its process is
+replaced, and one picture wanted by two messages is drawn once."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from cogs.pictures import HandView, Pictures
+from cogs.pictures.pool import DrawingPool, default_workers
+from cogs.pictures.service import PictureCache, picture_key
+from engine import parse_cards
+
+from .samples import BOARDS, HANDS
+
+
+def _hand(codes: str) -> HandView:
+    return HandView(tuple(parse_cards(codes)))
+
+
+def test_the_default_is_the_cores_minus_one_and_at_least_one() -> None:
+    assert default_workers() >= 1
+
+
+async def test_a_full_queue_drops_the_oldest_replaced_drawing_never_a_latest_state() -> None:
+    done: list[tuple[str, bytes | None]] = []
+    pool = DrawingPool(1, lambda key, kind, png, why: done.append((key, png)), queue_size=2)
+    try:
+        # The worker is still starting: every job waits in the queue.
+        pool.submit("a1", "hand", _hand("3S"), "A")
+        pool.submit("b1", "hand", _hand("4S"), "B")
+        pool.submit("a2", "hand", _hand("5S"), "A")  # over the bound: a1 is replaced by a2
+        assert [job.key for job in pool._queue] == ["b1", "a2"] and pool.dropped == 1
+        pool.submit("c1", "hand", _hand("6S"), "C")  # every job is a latest state: all kept
+        assert [job.key for job in pool._queue] == ["b1", "a2", "c1"] and pool.dropped == 1
+        pool.submit("b2", "hand", _hand("7S"), "B")  # b1 is replaced: dropped
+        assert [job.key for job in pool._queue] == ["a2", "c1", "b2"] and pool.dropped == 2
+        pool.submit("a2", "hand", _hand("5S"), "D")  # the same picture for another message
+        assert [job.key for job in pool._queue] == ["a2", "c1", "b2"]
+        for _ in range(600):  # the worker warms up, then draws them in order
+            if len(done) == 3:
+                break
+            await asyncio.sleep(0.05)
+        assert [key for key, _ in done] == ["a2", "c1", "b2"]
+        assert all(png is not None and png.startswith(b"\x89PNG") for _, png in done)
+        assert pool.drawn == 3 and pool.queued == 0
+    finally:
+        pool.close()
+
+
+async def test_a_drawing_past_its_time_limit_fails_once_and_its_process_is_replaced(
+        caplog: pytest.LogCaptureFixture) -> None:
+    slow = Pictures(workers=1, delay=2.0, time_limit=0.5)
+    try:
+        slow.start_warm_up()
+        with caplog.at_level(logging.INFO, "cogs.pictures"):
+            wanted = slow.want("hand", _hand("3S 4S"), ("hand", 1, 1))
+            assert not wanted.ready
+            result = await slow.wait(wanted, 60)
+        assert result.failed and result.png is None
+        assert slow.want("hand", _hand("3S 4S"), ("hand", 1, 1)).failed  # remembered: text
+        assert slow.pool is not None and slow.pool.replaced == 1
+        lines = [r for r in caplog.records if "could not be drawn" in r.getMessage()]
+        assert len(lines) == 1 and "took over 0.5 s" in lines[0].getMessage()
+    finally:
+        slow.close()
+
+
+async def test_one_board_for_two_readers_is_drawn_once_and_the_cache_is_bounded() -> None:
+    pictures = Pictures(workers=1)
+    try:
+        view = BOARDS["board_four"]
+        first = pictures.want("board", view, ("board", 1))
+        second = pictures.want("board", view, ("board", 2))  # another message, same picture
+        assert first.key == second.key
+        drawn = await pictures.wait(first, 60)
+        assert drawn.png is not None and pictures.known(second).png is drawn.png
+        assert pictures.pool is not None and pictures.pool.drawn == 1
+        assert "1 drawn" in pictures.figures() and "cache 1 pictures" in pictures.figures()
+    finally:
+        pictures.close()
+    cache = PictureCache(max_entries=10, max_bytes=100)
+    for i in range(5):
+        cache.put(f"k{i}", "hand", b"x" * 40)
+    assert len(cache) == 2 and cache.bytes == 80  # bounded in bytes
+    assert cache.peek("k4") is not None and cache.peek("k0") is None
+
+
+def test_the_key_is_what_is_drawn() -> None:
+    hand = HANDS["hand_13"]
+    same = HandView(tuple(hand.cards), tuple(hand.raised))
+    assert picture_key("hand", hand) == picture_key("hand", same)
+    raised = HandView(hand.cards, (True, *hand.raised[1:]))
+    assert picture_key("hand", raised) != picture_key("hand", hand)
+    assert picture_key("hand", hand, "vi") != picture_key("hand", hand, "en")
+    assert picture_key("board", BOARDS["board_four"]) != picture_key("board", BOARDS["board_lead"])
