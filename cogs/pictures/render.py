@@ -184,6 +184,7 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, view: 
     ink = TEXT_DARK if turn else (TEXT_DIM if dim else TEXT)
     # Row 1: seat number and name (and the chip change at the end, right-aligned).
     cx, cy = x + 22, y + 25
+    draw.ellipse([cx - 13, cy - 13, cx + 13, cy + 13], fill=TEXT_DARK if turn else PLATE_EDGE)
     _label(img, fonts, cx, cy, str(index + 1), 16, PLATE_TURN if turn else TEXT, "mm")
     name_right = x + PLATE_W - 10
     if seat.chips is not None:
