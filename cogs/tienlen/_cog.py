@@ -31,10 +31,10 @@ from data import GuildSettings
 from engine import Level, Phase, RuleOptionError, Rules, TienLenError, limits
 from engine.ai import choose_returns, observe, suggest
 
+from . import _layout, leaving, listing, threads
 from . import _pictures as pictures
 from . import _render as render
 from . import channels as table_channels
-from . import leaving, listing, threads
 from . import ranked as table_ranked
 from . import selection as sel
 from ._views import release
@@ -240,6 +240,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
         self.service.tables.clear()
 
     async def cog_load(self) -> None:
+        live_hands = self.bot.hands
+        live_hands.layout_since, live_hands.classic_kept = await _layout.layout_since(
+            self.bot.store, self.service.wall_clock())
         count = await self.service.load_all()
         if count:
             log.info("resumed %d open tables", count)
@@ -285,11 +288,10 @@ class TienLenCog(commands.Cog, name="TienLen"):
         """Answer a board button with the updated board in place (type 7)."""
         message = interaction.message
         if (message is not None and message.id == live.table.board_message_id
-                and not self.service.board_needs_repost(live)):
+                and not self.service.board_needs_repost(live) and _layout.is_v2(message)):
             drawn = live.changes  # a move made while the answer is drawn or sent is not on it
             picture = await pictures.board_picture(self.bot, live, pictures.ANSWER_BUDGET)
-            payload = pictures.with_board_image(
-                render.board(live, pictured=picture.png is not None), picture)
+            payload = render.board(live, pictured=picture.png is not None)
             await interaction.response.edit_message(**payload, attachments=picture.files())
             self.service.mark_board_shown(live, drawn)
         else:
@@ -577,7 +579,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
             await leaving.ask(self, interaction, live)
             return False
         if await self.service.leave(live, interaction.user.id):  # the table closed
-            await interaction.response.edit_message(**render.board(live), attachments=[])
+            await self._closed_board(interaction, live)
             return False
         return True
 
@@ -595,8 +597,18 @@ class TienLenCog(commands.Cog, name="TienLen"):
 
     async def _cancel(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
         await self.service.cancel(live, interaction.user.id, can_manage=_can_manage(interaction))
-        await interaction.response.edit_message(**render.board(live), attachments=[])
+        await self._closed_board(interaction, live)
         return False
+
+    async def _closed_board(self, interaction: discord.Interaction[Any],
+                            live: LiveTable) -> None:
+        """Answer with the closed table's board in place; a classic board (drawn before the V2
+        layout) is not edited into it: the publisher shows the closed table instead."""
+        if _layout.is_v2(interaction.message):
+            await interaction.response.edit_message(**render.board(live), attachments=[])
+        else:
+            await interaction.response.defer()
+            self.service.request_board(live)
 
     async def _hand_from_board(self, interaction: discord.Interaction[Any],
                                live: LiveTable) -> bool:
@@ -665,7 +677,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
         async with hand.lock:
             # first: nothing waits after the drawing
             files = await hands.files(live, seat, hand.mask, hand.lang)
-            payload = hands.draw(live, hand, seat)
+            payload = hands.draw(live, hand, seat, pictured=bool(files))
             sent = await interaction.response.send_message(ephemeral=True, files=files,
                                                            **payload)
             # this message is the person's live hand now
@@ -694,14 +706,14 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 stale = hands.expired_note(live, hand) if hands.token_expired(hand) else None
                 note = stale
                 if op == "clear":  # before the card ops: "clear" starts with "c" too
-                    mask = 0
+                    mask, hand.note = 0, None  # a new selection: its status, not an old note
                 elif op.startswith("c") and op[1:].isdigit() and int(op[1:]) < sel.MAX_CODES:
-                    mask ^= 1 << int(op[1:])
+                    mask, hand.note = mask ^ 1 << int(op[1:]), None
                 elif op == "hint":
                     mask, note = self._hint(w, live, seat)
                 elif op in ("play", "pass"):
                     if press in hand.acted:
-                        mask, note = hand.mask, w.marked(words.ALREADY_DONE)
+                        mask, note = hand.mask, words.already_done(w, passed=op == "pass")
                     elif stale is None:
                         mask, note = await self._act(w, live, hand, seat, press, mask, op)
                 else:
@@ -709,9 +721,14 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 hand.mask = mask
                 # first: nothing waits after the drawing
                 files = await hands.files(live, seat, hand.mask, hand.lang)
-                payload = hands.draw(live, hand, seat, note)
-                await interaction.response.edit_message(**payload, attachments=files)
-                hands.attach(live, hand, interaction)  # a fresh token for the same message
+                payload = hands.draw(live, hand, seat, note, pictured=bool(files))
+                if _layout.is_v2(interaction.message):
+                    await interaction.response.edit_message(**payload, attachments=files)
+                    hands.attach(live, hand, interaction)  # a fresh token for the same message
+                else:  # a classic hand (drawn before the V2 layout) is replaced, not edited
+                    sent = await interaction.response.send_message(ephemeral=True, files=files,
+                                                                   **payload)
+                    hands.attach(live, hand, interaction, sent.message_id)
                 hands.shown(live, hand)
 
     async def _act(self, w: Words, live: LiveTable, hand: LiveHand, seat: int, press: int,
