@@ -455,7 +455,7 @@ def hand_status(w: Words, live: LiveTable, seat: int, cards: Sequence[Card]) -> 
     if game.table is None:
         if why is not None:
             return w._("{play} — {why}.", play=what, why=why), True
-        return w._("{play} — ready to lead.", play=what), True
+        return w._("{play} — ready to play.", play=what), True
     beats = playable or can_beat(combo, game.table, game.rules, chop_context=game.chop_context)
     table = glossary.combo_short(w, game.table)
     if not beats:

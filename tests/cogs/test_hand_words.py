@@ -60,7 +60,7 @@ def test_the_status_says_what_the_selection_does_and_why_not_now() -> None:
     assert game is not None
     assert words.hand_status(EN, live, 0, []) == ("", False)  # the turn line says it all
     assert words.hand_status(EN, live, 0, parse_cards("7C 7D")) == (
-        "pair of 7s — ready to lead.", True)
+        "pair of 7s — ready to play.", True)
     assert words.hand_status(EN, live, 2, parse_cards("2S 2H")) == (
         f"pair of 2s — but it is <@{ANN}>'s turn.", True)
     assert words.hand_status(VI, live, 2, parse_cards("2S 2H")) == (
