@@ -50,6 +50,7 @@ UNKNOWN_BUTTON = N_("This button is not known any more.")
 BAD_TABLE_ID = N_("This button's table id is not valid.")
 NO_SUCH_CARD = N_("This button's card is not in any deck.")
 OTHER_CHANNEL = N_("This button belongs to a table in another channel.")
+NOT_A_PLAY = N_("This choice is not a play of your hand.")
 
 _SNOWFLAKE_TYPES = {
     OptionType.user.value: ("users", "members"),

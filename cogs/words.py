@@ -53,7 +53,9 @@ from cogs.tables import (
 from cogs.tables.reactions import ReactionTooSoon, UnknownReaction
 from engine import (
     Card,
+    Cause,
     Chopped,
+    Combo,
     Event,
     Exchanged,
     Fed,
@@ -79,7 +81,6 @@ HAND_EXPIRED = N_("This hand had stopped updating (Discord lets a bot update it 
                   "minutes): here it is again, up to date. Press again to act.")
 HAND_RETIRED = N_("This hand no longer follows the table (Discord lets a bot update it for 15 "
                   "minutes). Press any button, or use `/tienlen hand`, for a fresh one.")
-ALREADY_DONE = N_("Already done: this is your hand now.")
 
 _COMPUTER = re.compile(r"^Computer (\d+) \((\w+)\)$")
 
@@ -433,55 +434,91 @@ def action_done(w: Words, cards: Sequence[Card] | None, *, exchange: bool) -> st
     return w._("You played {cards}.", cards=glossary.cards(cards))
 
 
+PLAY_MENU = N_("Choose a play…")
+
+
+def play_choice(w: Words, play: Combo, *, chop: bool) -> str:
+    """A play in the hand's menu, named as a player says it: ``pair of 7s``, ``sequence
+    3-4-5-6``, ``three consecutive pairs 5-6-7 (chop)``."""
+    what = glossary.combo_short(w, play)
+    return w._("{play} (chop)", play=what) if chop else what
+
+
+def already_done(w: Words, *, passed: bool) -> str:
+    """The note under a hand when Play or Pass is pressed again on a drawing it already acted
+    on (a double click): the first press counted, the second did nothing."""
+    if passed:
+        return w._("You had already passed; the second press did nothing.")
+    return w._("You had already played; the second press did nothing.")
+
+
+def _why_not(w: Words, live: LiveTable, error: TienLenError) -> str | None:
+    """Why a play cannot be made now, as the end of a status line ("…, but it is @alice's
+    turn"); ``None`` for a cause said better by the refusal's own sentence."""
+    game = live.game
+    assert game is not None
+    match error.cause:
+        case Cause.NOT_YOUR_TURN if game.current is not None:
+            return w._("but it is {player}'s turn", player=seat_name(w, live, game.current))
+        case Cause.PASSED:
+            return w._("but you passed this trick")
+        case Cause.MUST_INCLUDE:
+            return w._("but the first play must include {card}",
+                       card=error.data.get("card", "3♠"))
+        case Cause.THREE_PAIRS_MAY_NOT_LEAD:
+            return w._("but three consecutive pairs may not lead")
+        case Cause.NO_TWO_LAST:
+            return w._("but you may not go out on a 2 at this table")
+        case _:
+            return None
+
+
 def hand_status(w: Words, live: LiveTable, seat: int, cards: Sequence[Card]) -> tuple[str, bool]:
-    """The status line under a hand with ``cards`` selected, and whether `Play` is enabled."""
+    """The one status line of a hand with ``cards`` selected ("pair of 7s — beats the pair of
+    6s, but it is @alice's turn"), and whether the selection beats the table. Empty with nothing
+    selected: the turn line already says whose turn it is."""
     game = live.game
     assert game is not None
     rules = game.rules
     selected = list(cards)
     if game.phase is Phase.EXCHANGE:
         need = game.pending_returns.get(seat, 0)
-        if not need:
-            return w._("Waiting for the card exchange to finish."), False
-        ok = len(selected) == need
-        if ok:
-            return w.ngettext("Card exchange: select {n} card to give back — ready.",
-                              "Card exchange: select {n} cards to give back — ready.", need), True
-        return w.ngettext("Card exchange: select {n} card to give back.",
-                          "Card exchange: select {n} cards to give back.", need), False
-    if not selected:
-        if game.current == seat:
-            if game.table is None:
-                return w._("Your lead: select cards to play."), False
-            return w._("Your turn."), False
-        if game.current is None:
-            return w._("The game is over."), False
-        return w._("Waiting for {player}.", player=seat_name(w, live, game.current)), False
+        if not need or not selected:
+            return "", False
+        if len(selected) == need:
+            return w._("{cards} — ready to give back.", cards=glossary.cards(selected)), True
+        return w.ngettext("{cards} — give back exactly {n} card.",
+                          "{cards} — give back exactly {n} cards.", need,
+                          cards=glossary.cards(selected)), False
+    if not selected or game.is_over:
+        return "", False
     try:
         combo = classify(selected, rules)
     except (TienLenError, ValueError):
         combo = None
     if combo is None:
         return w._("{cards} is not a combination.", cards=glossary.cards(selected)), False
-    what = glossary.combo(w, combo)
-    if game.table is None:
-        beats = True
-        text = w._("{play} — a lead.", play=what)
-    else:
-        beats = game.can_play(seat, selected) or can_beat(
-            combo, game.table, game.rules, chop_context=game.chop_context)
-        table = glossary.cards(game.table.cards)
-        text = (w._("{play} — beats the {table} on the table.", play=what, table=table) if beats
-                else w._("{play} — does not beat the {table} on the table.", play=what,
-                         table=table))
-    if beats and not game.can_play(seat, selected):
+    what = glossary.combo_short(w, combo)
+    playable = game.can_play(seat, selected)
+    why: str | None = None
+    if not playable:
         try:
             game.verify_play(seat, selected)
         except TienLenError as error:
-            current = None if game.current is None else Player.of(live.seats[game.current])
-            text = w._("{status} But: {reason}", status=text,
-                       reason=engine_refusal(w, error, current))
-    return text, beats
+            why = _why_not(w, live, error)
+            if why is None and error.cause is not Cause.DOES_NOT_BEAT:
+                return w._("{play}: {reason}", play=what, reason=engine_refusal(w, error)), False
+    if game.table is None:
+        if why is not None:
+            return w._("{play} — {why}.", play=what, why=why), True
+        return w._("{play} — ready to play.", play=what), True
+    beats = playable or can_beat(combo, game.table, game.rules, chop_context=game.chop_context)
+    table = glossary.combo_short(w, game.table)
+    if not beats:
+        return w._("{play} — does not beat the {table}.", play=what, table=table), False
+    if why is not None:
+        return w._("{play} — beats the {table}, {why}.", play=what, table=table, why=why), True
+    return w._("{play} — beats the {table}.", play=what, table=table), True
 
 
 def _parts(w: Words, parts: Sequence[Part]) -> str:
@@ -559,8 +596,13 @@ def hint_note(w: Words, *, exchange: bool, suggestion: Suggestion | None = None)
             return w._("Hint: nothing to do now — wait for your turn.")
 
 
+def _until(live: LiveTable) -> str:
+    return f"<t:{int(live.deadline)}:R>" if live.deadline else ""
+
+
 def hand_turn_line(w: Words, live: LiveTable, seat: int) -> str:
-    """Whose turn it is, seen from ``seat`` ("Your turn" stands out), with the time left."""
+    """Whose turn it is, seen from ``seat`` ("Your turn" stands out), with when the turn ends;
+    a lead is said here (there is then nothing to beat)."""
     game = live.game
     assert game is not None
     actor = game.actor
@@ -570,48 +612,85 @@ def hand_turn_line(w: Words, live: LiveTable, seat: int) -> str:
         if isinstance(results, GameResults) and results.game_id not in (None, live.game_id):
             results = None  # another game's
         return game_over_hand_line(w, results, user_id or 0)
-    until = f"<t:{int(live.deadline)}:R>" if live.deadline else ""
+    until = _until(live)
     if actor == seat:
         if game.phase is Phase.EXCHANGE:
-            return (w._("🟢 **Your turn** — give back cards (ends {until})", until=until) if until
-                    else w._("🟢 **Your turn** — give back cards"))
-        if game.phase is Phase.PLAY and game.table is None:
-            return (w._("🟢 **Your turn** — you lead (ends {until})", until=until) if until
-                    else w._("🟢 **Your turn** — you lead"))
-        return (w._("🟢 **Your turn** (ends {until})", until=until) if until
+            need = game.pending_returns.get(seat, 0)
+            return (w.ngettext("🟢 **Your turn**: give back {n} card — ends {until}",
+                               "🟢 **Your turn**: give back {n} cards — ends {until}", need,
+                               until=until) if until
+                    else w.ngettext("🟢 **Your turn**: give back {n} card",
+                                    "🟢 **Your turn**: give back {n} cards", need))
+        if game.table is None:
+            return (w._("🟢 **Your turn**: you lead — ends {until}", until=until) if until
+                    else w._("🟢 **Your turn**: you lead"))
+        return (w._("🟢 **Your turn** — ends {until}", until=until) if until
                 else w._("🟢 **Your turn**"))
+    return turn_line(w, live)
+
+
+def turn_line(w: Words, live: LiveTable) -> str:
+    """Whose turn it is and when it ends, for everyone ("@dave to play — ends <t:…:R>"); the
+    board's line, and a hand's when it is someone else's turn."""
+    game = live.game
+    assert game is not None
+    actor = game.actor
+    if actor is None:
+        return ""
     who = seat_name(w, live, actor)
-    return (w._("Turn: {player} (ends {until})", player=who, until=until) if until
-            else w._("Turn: {player}", player=who))
+    until = _until(live)
+    if game.phase is Phase.EXCHANGE:
+        return (w._("{player} to give back cards — ends {until}", player=who, until=until)
+                if until else w._("{player} to give back cards", player=who))
+    if game.table is None:
+        return (w._("{player} to lead — ends {until}", player=who, until=until) if until
+                else w._("{player} to lead", player=who))
+    return (w._("{player} to play — ends {until}", player=who, until=until) if until
+            else w._("{player} to play", player=who))
 
 
 def hand_table_line(w: Words, live: LiveTable) -> str:
-    """The play to beat and by whom."""
+    """The play to beat and by whom; empty when there is none (the turn line says who leads)."""
     game = live.game
     assert game is not None
-    if game.phase is Phase.EXCHANGE:
-        return w._("Card exchange before play.")
-    if game.table is None:
-        return w._("To beat: nothing — a new lead.")
-    by = seat_name(w, live, game.last_play_seat) if game.last_play_seat is not None else "?"
-    return w._("To beat: {cards} by {player}", cards=glossary.cards(game.table.cards), player=by)
+    if game.phase is not Phase.PLAY or game.table is None or game.is_over:
+        return ""
+    cards = glossary.cards(game.table.cards)
+    if game.last_play_seat is None:
+        return w._("To beat: {cards}", cards=cards)
+    return w._("To beat: {cards} by {player}", cards=cards,
+               player=seat_name(w, live, game.last_play_seat))
+
+
+def seat_state(w: Words, live: LiveTable, seat: int) -> str:
+    """A seat's cards and marks, worded one way on the board, the hand and the alt text:
+    ``13 cards (passed)``, ``0 cards (out)``."""
+    game = live.game
+    assert game is not None
+    count = game.card_counts[seat]
+    flags = []
+    if seat in game.passed and not game.is_over:
+        flags.append(w._("passed"))
+    if live.has_left(seat):
+        flags.append(w._("left: computer playing"))
+    elif live.auto and seat < len(live.auto) and live.auto[seat]:
+        flags.append(w._("away: computer playing"))
+    if count == 0:
+        flags.append(w._("out"))
+    cards = w.ngettext("{n} card", "{n} cards", count)
+    if flags:
+        return w._("{cards} ({flags})", cards=cards, flags=", ".join(flags))
+    return cards
 
 
 def hand_counts_line(w: Words, live: LiveTable) -> str:
-    """Every seat's card count, in seat order (who passed, who is out)."""
+    """Every seat's cards, in seat order, worded as on the board (``@bob 13 cards
+    (passed)``)."""
     game = live.game
     assert game is not None
-    parts = []
-    for i in range(len(live.seats)):
-        count = game.card_counts[i]
-        who = seat_name(w, live, i)
-        if count == 0:
-            parts.append(w._("{player} {n} out", player=who, n=w.num(count)))
-        elif i in game.passed:
-            parts.append(w._("{player} {n} passed", player=who, n=w.num(count)))
-        else:
-            parts.append(f"{who} {w.num(count)}")
-    return w._("Cards: {counts}", counts=" · ".join(parts))
+    parts = [w._("{player} {state}", player=seat_name(w, live, i), state=seat_state(w, live, i))
+             for i in range(len(live.seats))]
+    return " · ".join(parts)
 
 
 def turn_reminder(w: Words, user_id: int, deadline: float) -> str:

@@ -79,8 +79,13 @@ async def running_bot(fake: FakeDiscord, tmp_path: Path, *args: str,
 
 
 def _boards(fake: FakeDiscord, channel: str) -> list[StoredMessage]:
-    return [m for m in fake.channel_messages(channel) if m.embeds and "table #" in
-            str(m.embeds[0].get("title", ""))]
+    return [m for m in fake.channel_messages(channel) if not m.ephemeral
+            and "Tiến Lên — table #" in m.text().split("\n", 1)[0]]
+
+
+def _table_of(board: StoredMessage) -> int:
+    """The table number in a board's first line ("### Tiến Lên — table #3")."""
+    return int(board.text().split("\n", 1)[0].rsplit("#", 1)[1].split()[0])
 
 
 async def _start(fake: FakeDiscord, channel: str, user: str = "alice") -> InteractionHandle:
@@ -132,7 +137,7 @@ async def test_permissions_and_boards_that_cannot_be_shown(tmp_path: Path) -> No
 
             # 3. A board edit fails for good later (the bot lost access to the channel).
             board = _boards(fake, "general")[-1]
-            table = int(str(board.embeds[0]["title"]).rsplit("#", 1)[1])
+            table = _table_of(board)
             chooser = await (await fake.click("alice", board, f"tl:b:{table}:addai")).response(10)
             assert chooser.ephemeral
             fake.deny("general", VIEW_CHANNEL | SEND_MESSAGES)
@@ -148,7 +153,7 @@ async def test_permissions_and_boards_that_cannot_be_shown(tmp_path: Path) -> No
 
             # 4. Editing a board older than an hour is refused (30046): a fresh board is posted.
             first = _boards(fake, "casino")[-1]
-            table = int(str(first.embeds[0]["title"]).rsplit("#", 1)[1])
+            table = _table_of(first)
             fake.advance(3700)
             chooser = await (await fake.click("alice", first, f"tl:b:{table}:addai")).response(10)
             assert chooser.original is not None

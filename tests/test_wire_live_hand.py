@@ -28,19 +28,21 @@ import pytest
 
 from benchmarks.load import choose_play, hand_button, hand_cards
 from cogs import words
+from cogs.i18n import words as words_of
 from engine import Card, parse_cards
+from tests.support import layout
 from tests.support.fake_discord import FakeDiscord, FakeUser, InteractionHandle, StoredMessage
 from tests.support.wire import bot_env, connected, kill, newest_board, start_bot
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
 
 YOUR_TURN = "🟢 **Your turn**"
-_TURN = re.compile(r"^Turn: <@(\d+)>", re.M)
+_TURN = re.compile(r"^<@(\d+)> to (?:play|lead|give back cards)", re.M)
 _COUNT = re.compile(r"\*\*Your hand\*\* — table #\d+ · (\d+) cards?")
 
 
 def to_beat(hand: StoredMessage) -> list[Card] | None:
-    for line in hand.content.splitlines():
+    for line in hand.text().splitlines():
         if line.startswith("To beat: "):
             rest = line[len("To beat: "):]
             return None if rest.startswith("nothing") else parse_cards(rest.split(" by ", 1)[0])
@@ -48,8 +50,8 @@ def to_beat(hand: StoredMessage) -> list[Card] | None:
 
 
 def state_of(hand: StoredMessage) -> tuple[str, str]:
-    """(whose turn, the card counts line) as a hand shows them."""
-    content = hand.content
+    """(whose turn, the play to beat) as a hand shows them."""
+    content = hand.text()
     if YOUR_TURN in content:
         turn = "me"
     elif "Game over" in content:
@@ -57,7 +59,7 @@ def state_of(hand: StoredMessage) -> tuple[str, str]:
     else:
         match = _TURN.search(content)
         turn = match.group(1) if match else "?"
-    counts = next((line for line in content.splitlines() if line.startswith("Cards: ")), "")
+    counts = next((line for line in content.splitlines() if line.startswith("To beat: ")), "")
     return turn, counts
 
 
@@ -67,8 +69,8 @@ def enabled(hand: StoredMessage, op: str) -> bool:
 
 
 def cards_held(hand: StoredMessage) -> int:
-    match = _COUNT.search(hand.content)
-    assert match is not None, hand.content
+    match = _COUNT.search(hand.text())
+    assert match is not None, hand.text()
     return int(match.group(1))
 
 
@@ -119,7 +121,7 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
             hands[person.id] = shown.original
 
         def on_turn() -> FakeUser | None:
-            mine = [p for p in people if YOUR_TURN in hands[p.id].content]
+            mine = [p for p in people if YOUR_TURN in hands[p.id].text()]
             return mine[0] if len(mine) == 1 else None
 
         latencies: list[float] = []
@@ -157,7 +159,7 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
                 except TimeoutError:
                     buttons = [(c.get("label"), c.get("disabled")) for c in hand.iter_components()]
                     raise AssertionError(f"{person.username}'s hand did not follow the move "
-                                         f"(want {turn!r}, {counts!r}):\n{hand.content}\n"
+                                         f"(want {turn!r}, {counts!r}):\n{hand.text()}\n"
                                          f"{buttons}") from None
                 latencies.append(time.perf_counter() - start)
 
@@ -166,8 +168,8 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
             if b is not None and "Game over" in b.text():
                 break
             await fake.wait_until(lambda: on_turn() is not None
-                                  or "Game over" in hands[people[0].id].content, 10)
-            if "Game over" in hands[people[0].id].content:
+                                  or "Game over" in hands[people[0].id].text(), 10)
+            if "Game over" in hands[people[0].id].text():
                 await asyncio.sleep(0.05)  # the board follows within its edit interval
                 continue
             mover = on_turn()
@@ -198,7 +200,7 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
                     await press(fake, mover, hand, hand_button(hand, "clear")["custom_id"])  # type: ignore[index]
                 op, note = "pass", "You passed"
             else:
-                raise AssertionError(f"neither Play nor Pass possible:\n{hand.content}")
+                raise AssertionError(f"neither Play nor Pass possible:\n{hand.text()}")
             button = hand_button(hand, op)
             assert button is not None
             if mover is people[1] and not doubles[op] and (op == "play" or to_beat(hand)):
@@ -206,17 +208,18 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
                 first = await fake.click(mover, hand, button["custom_id"])
                 second = await fake.click(mover, hand, button["custom_id"], unchecked=True)
                 one, two = await first.response(5), await second.response(5)
-                texts = [str((one.callback_data or {}).get("content")),
-                         str((two.callback_data or {}).get("content"))]
+                texts = [layout.text(one.callback_data or {}),
+                         layout.text(two.callback_data or {})]
                 assert sum(note in t for t in texts) == 1, texts
-                assert sum(words.ALREADY_DONE in t for t in texts) == 1, texts
+                again = words.already_done(words_of("en"), passed=op == "pass")
+                assert sum(again in t for t in texts) == 1, texts
                 doubles[op] = True
             else:
                 await press(fake, mover, hand, button["custom_id"])
-                if note not in hand.content:
-                    refused.append(hand.content)
+                if note not in hand.text():
+                    refused.append(hand.text())
             played = len(choice) if op == "play" and choice is not None else 0
-            assert cards_held(hand) == count - played, hand.content  # applied exactly once
+            assert cards_held(hand) == count - played, hand.text()  # applied exactly once
             if reminder is not None:  # edited to what happened, with its mention as it was
                 await fake.wait_until(lambda r=reminder: r.edit_count > 0, 5)
                 assert not reminder.deleted
@@ -241,9 +244,9 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
                     op = "play"
                 # The first press of the stale hand refreshes it; the press after acts.
                 await press(fake, mover, hand, hand_button(hand, op)["custom_id"])  # type: ignore[index]
-                if words.HAND_EXPIRED in hand.content:
+                if words.HAND_EXPIRED in hand.text():
                     await press(fake, mover, hand, hand_button(hand, op)["custom_id"])  # type: ignore[index]
-                assert "You p" in hand.content, hand.content
+                assert "You p" in hand.text(), hand.text()
                 await asyncio.sleep(1.0)
                 # The others' hands could not follow (their tokens were past 15 minutes and the
                 # bot did not try them): a press refreshes, and the hand is live again (the
@@ -254,7 +257,7 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
                     other = hands[person.id]
                     card = hand_cards(other)[0][1]["custom_id"]
                     answer = await press(fake, person, other, card)
-                    assert words.HAND_EXPIRED in str(answer.callback_data["content"])  # type: ignore[index]
+                    assert words.HAND_EXPIRED in layout.text(answer.callback_data)
                     await press(fake, person, other, hand_cards(other)[0][1]["custom_id"])
                 moves += 1
 

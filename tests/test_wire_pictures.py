@@ -20,7 +20,7 @@ from PIL import Image
 
 from benchmarks.load import board_table_id, choose_play, hand_button, hand_cards, read_board
 from cogs.pictures import emoji_names
-from tests.support.fake_discord import FakeDiscord, StoredMessage
+from tests.support.fake_discord import FakeDiscord, StoredMessage, validate
 from tests.support.wire import bot_env, kill, play_turn, start_bot, until_board
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGTERM"), pytest.mark.slow]
@@ -39,7 +39,7 @@ async def _act_after_deleting_the_board(fake: FakeDiscord, me: object, board: St
     hand = opened.original
     assert hand is not None
     fake._delete_message(board)
-    lead = "Your lead" in hand.content
+    lead = "you lead" in hand.text()
     choice = choose_play([c for c, _ in hand_cards(hand)], None) if lead else None
     if choice is not None:
         for card in choice:
@@ -59,12 +59,14 @@ async def test_a_game_with_pictures_over_the_wire(tmp_path: Path) -> None:
     await fake.start()
     channel = fake.channel("tienlen").id
     me = fake.user("alice")
-    updates: list[tuple[str, list[str], str | None]] = []  # phase, attachments, embed image
+    updates: list[tuple[str, list[str], str | None]] = []  # phase, attachments, gallery image
 
     def watch(message: StoredMessage) -> None:
         if board_table_id(message) is None:
             return
-        image = (message.embeds[0].get("image") or {}).get("url")
+        # the V2 layout shows the picture in a media gallery, resolved to the attachment
+        media = [m for m, _ in validate.media_references(message.components)]
+        image = media[0].get("url") if media else None
         names = [a["url"] for a in message.data.get("attachments") or []]
         updates.append((read_board(message).phase, names, image))
 

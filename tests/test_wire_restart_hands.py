@@ -27,6 +27,7 @@ import pytest
 
 from benchmarks.load import choose_play, hand_button, hand_cards
 from cogs import words
+from tests.support import layout
 from tests.support.fake_discord import FakeDiscord, FakeUser, StoredMessage
 from tests.support.wire import REPO_ROOT, bot_env, connected, kill, newest_board, start_bot
 from tests.test_wire_live_hand import YOUR_TURN, enabled, press, state_of, to_beat
@@ -72,9 +73,9 @@ async def move(fake: FakeDiscord, mover: FakeUser, hand: StoredMessage) -> None:
             await press(fake, mover, hand, hand_button(hand, "clear")["custom_id"])  # type: ignore[index]
         op = "pass"
     await press(fake, mover, hand, hand_button(hand, op)["custom_id"])  # type: ignore[index]
-    if words.HAND_EXPIRED in hand.content:  # a stale hand: this press refreshed it
+    if words.HAND_EXPIRED in hand.text():  # a stale hand: this press refreshed it
         await press(fake, mover, hand, hand_button(hand, op)["custom_id"])  # type: ignore[index]
-    assert "You p" in hand.content, hand.content
+    assert "You p" in hand.text(), hand.text()
 
 
 async def test_hands_follow_again_after_a_sigkill(tmp_path: Path) -> None:
@@ -124,7 +125,7 @@ async def test_hands_follow_again_after_a_sigkill(tmp_path: Path) -> None:
             hands[person.id] = shown.original
 
         def on_turn() -> FakeUser | None:
-            mine = [p for p in people if YOUR_TURN in hands[p.id].content]
+            mine = [p for p in people if YOUR_TURN in hands[p.id].text()]
             return mine[0] if len(mine) == 1 else None
 
         async def everyone_follows(live: list[FakeUser]) -> None:
@@ -138,7 +139,7 @@ async def test_hands_follow_again_after_a_sigkill(tmp_path: Path) -> None:
             try:
                 await fake.wait_until(agree, 10)
             except TimeoutError:
-                shown = "\n---\n".join(hands[p.id].content for p in live)
+                shown = "\n---\n".join(hands[p.id].text() for p in live)
                 raise AssertionError(f"the hands did not follow:\n{shown}") from None
 
         movers: list[FakeUser] = []
@@ -165,7 +166,7 @@ async def test_hands_follow_again_after_a_sigkill(tmp_path: Path) -> None:
         logs.append((tmp_path / "bot.log").read_text(errors="replace"))
         fake.advance(5.5 * 60)  # stale's token: 15.5 minutes old; the others': 5.5
         before = {p.id: drawing(hands[p.id]) for p in people}
-        stale_before = (hands[stale.id].content, hands[stale.id].custom_ids())
+        stale_before = (hands[stale.id].text(), hands[stale.id].custom_ids())
 
         proc = await start_bot(tmp_path, env)
         started = time.perf_counter()
@@ -177,18 +178,18 @@ async def test_hands_follow_again_after_a_sigkill(tmp_path: Path) -> None:
         await everyone_follows(live)
         await connected(fake)
         await asyncio.sleep(0.5)
-        assert (hands[stale.id].content, hands[stale.id].custom_ids()) == stale_before
+        assert (hands[stale.id].text(), hands[stale.id].custom_ids()) == stale_before
         # stale's hand stopped updating: a press brings it back, and says so.
         first = hand_cards(hands[stale.id])[0][1]["custom_id"]
         answer = await press(fake, stale, hands[stale.id], first)
-        assert words.HAND_EXPIRED in str(answer.callback_data["content"])  # type: ignore[index]
+        assert words.HAND_EXPIRED in layout.text(answer.callback_data)
         await press(fake, stale, hands[stale.id], unselect(hands[stale.id], first))
         await everyone_follows(people)
 
         for _ in range(4):  # later moves: every hand follows with no press of its owner's
             await fake.wait_until(lambda: on_turn() is not None
-                                  or "Game over" in hands[alice.id].content, 10)
-            if "Game over" in hands[alice.id].content:
+                                  or "Game over" in hands[alice.id].text(), 10)
+            if "Game over" in hands[alice.id].text():
                 break
             mover = on_turn()
             assert mover is not None

@@ -60,11 +60,12 @@ async def play_to_the_end(fake: FakeDiscord, channel: int, table: int, people: l
         if view.phase in ("over", "lobby"):  # a lobby again when someone left the game
             return board.text()
         assert view.turn_user is not None
+        edits = board.edit_count  # before the play: its board edit may land before its answer
         await play_turn(fake, ids[view.turn_user], board, view, table)
         assert time.monotonic() < deadline, "the game did not end in time"
         try:  # the board moves on; if not (a busy CI, a play the table refused), play again
             await fake.wait_until(
-                lambda b=board, e=board.edit_count: (
+                lambda b=board, e=edits: (
                     newest_board(fake, channel) is not b or b.edit_count > e), 15)
         except TimeoutError:
             continue

@@ -323,16 +323,16 @@ class Harness:
             self.fake.forget_message(old)  # the person dismisses the previous hand message
         table.last_hand[me.id] = hand.id
         for _attempt in range(3):
-            status = hand.content
-            if "Card exchange: select" in status:
+            status = hand.text()
+            if "give back" in status:
                 await self.press(me, hand, "hint")
                 if (text := await self.press(me, hand, "play")) is not None:
                     self.note_rejection(text)
                 return
-            if "Your turn" not in status and "Your lead" not in status:
+            if "Your turn" not in status:
                 return  # not my turn any more (the board was behind)
             held = hand_cards(hand)
-            to_beat = None if "Your lead" in status else view.to_beat
+            to_beat = None if "you lead" in status else view.to_beat
             choice = choose_play([c for c, _ in held], to_beat)
             if choice is None:
                 text = await self.press(me, hand, "pass")

@@ -25,13 +25,13 @@ class BoardView:
     seats: int
 
 
-_TURN_RE = re.compile(r"\*\*Turn:\*\* <@(\d+)>")
+_TURN_RE = re.compile(r"^<@(\d+)> to (?:play|lead|give back cards)", re.M)
+_TITLE_RE = re.compile(r"^(?:### |-# )" + re.escape(BOARD_TITLE) + r"(\d+)")
 _SEATS_RE = re.compile(r"Seats \((\d+)/(\d+)\)")
 
 
 def read_board(message: StoredMessage) -> BoardView:
-    embeds = message.embeds
-    desc = str(embeds[0].get("description") or "") if embeds else ""
+    desc = message.text()  # the board's text displays (V2 layout)
     if not message.custom_ids():
         return BoardView("closed", None, None, 0)
     if "**Game over**" in desc:
@@ -42,20 +42,17 @@ def read_board(message: StoredMessage) -> BoardView:
     turn = _TURN_RE.search(desc)
     to_beat: list[Card] | None = None
     for line in desc.splitlines():
-        if line.startswith("**To beat:**"):
-            rest = line[len("**To beat:**") :].strip()
-            if not rest.startswith("nothing"):
-                to_beat = parse_cards(rest.split(" by ", 1)[0])
+        if line.startswith("To beat:"):
+            rest = line[len("To beat:") :].strip()
+            to_beat = parse_cards(rest.split(" by ", 1)[0])
     return BoardView("playing", int(turn.group(1)) if turn else None, to_beat, 0)
 
 
 def board_table_id(message: StoredMessage) -> int | None:
-    if message.ephemeral or not message.embeds:
+    if message.ephemeral:
         return None
-    title = str(message.embeds[0].get("title") or "")
-    if not title.startswith(BOARD_TITLE):
-        return None
-    return int(title[len(BOARD_TITLE) :])
+    found = _TITLE_RE.match(message.text())  # the first line: "### Tiến Lên — table #N"
+    return int(found.group(1)) if found else None
 
 
 def hand_cards(message: StoredMessage) -> list[tuple[Card, dict[str, Any]]]:

@@ -32,10 +32,10 @@ from data import GuildSettings
 from engine import Level, Phase, RuleOptionError, Rules, TienLenError, limits
 from engine.ai import choose_returns, observe, suggest
 
+from . import _layout, leaving, listing, rules_view, threads
 from . import _pictures as pictures
 from . import _render as render
 from . import channels as table_channels
-from . import leaving, listing, rules_view, threads
 from . import ranked as table_ranked
 from . import selection as sel
 from ._views import release
@@ -241,6 +241,9 @@ class TienLenCog(commands.Cog, name="TienLen"):
         self.service.tables.clear()
 
     async def cog_load(self) -> None:
+        live_hands = self.bot.hands
+        live_hands.layout_since, live_hands.classic_kept = await _layout.layout_since(
+            self.bot.store, self.service.wall_clock())
         count = await self.service.load_all()
         if count:
             log.info("resumed %d open tables", count)
@@ -286,13 +289,12 @@ class TienLenCog(commands.Cog, name="TienLen"):
         """Answer a board button with the updated board in place (type 7)."""
         message = interaction.message
         if (message is not None and message.id == live.table.board_message_id
-                and not self.service.board_needs_repost(live)):
+                and not self.service.board_needs_repost(live) and _layout.is_v2(message)):
             drawn = live.changes  # a move made while the answer is drawn or sent is not on it
             # never waits for a drawing: a picture not ready comes with the board's next edit
             picture = await pictures.board_picture(
                 self.bot, live, ready=pictures.board_ready(self.bot, live))
-            payload = pictures.with_board_image(
-                render.board(live, pictured=picture.pictured), picture)
+            payload = render.board(live, pictured=picture.pictured)
             with self.bot.picture_memory.sending(picture.slot):
                 answer = await interaction.response.edit_message(
                     **payload, attachments=picture.attachments)
@@ -590,7 +592,7 @@ class TienLenCog(commands.Cog, name="TienLen"):
             await leaving.ask(self, interaction, live)
             return False
         if await self.service.leave(live, interaction.user.id):  # the table closed
-            await interaction.response.edit_message(**render.board(live), attachments=[])
+            await self._closed_board(interaction, live)
             return False
         return True
 
@@ -608,8 +610,18 @@ class TienLenCog(commands.Cog, name="TienLen"):
 
     async def _cancel(self, interaction: discord.Interaction[Any], live: LiveTable) -> bool:
         await self.service.cancel(live, interaction.user.id, can_manage=_can_manage(interaction))
-        await interaction.response.edit_message(**render.board(live), attachments=[])
+        await self._closed_board(interaction, live)
         return False
+
+    async def _closed_board(self, interaction: discord.Interaction[Any],
+                            live: LiveTable) -> None:
+        """Answer with the closed table's board in place; a classic board (drawn before the V2
+        layout) is not edited into it: the publisher shows the closed table instead."""
+        if _layout.is_v2(interaction.message):
+            await interaction.response.edit_message(**render.board(live), attachments=[])
+        else:
+            await interaction.response.defer()
+            self.service.request_board(live)
 
     async def _hand_from_board(self, interaction: discord.Interaction[Any],
                                live: LiveTable) -> bool:
@@ -677,7 +689,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
         async with hand.lock:
             # first: nothing waits after the drawing (which never waits for a picture)
             picture = await hands.files(live, hand, seat, new=True)
-            payload = hands.draw(live, hand, seat)
+            payload = hands.draw(live, hand, seat,
+                                 pictured=picture is not None and picture.pictured)
             files = [] if picture is None else [
                 f for f in picture.attachments if isinstance(f, discord.File)]
             sent = await interaction.response.send_message(ephemeral=True, files=files,
@@ -709,14 +722,14 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 stale = hands.expired_note(live, hand) if hands.token_expired(hand) else None
                 note = stale
                 if op == "clear":  # before the card ops: "clear" starts with "c" too
-                    mask = 0
+                    mask, hand.note = 0, None  # a new selection: its status, not an old note
                 elif op.startswith("c") and op[1:].isdigit() and int(op[1:]) < sel.MAX_CODES:
-                    mask ^= 1 << int(op[1:])
+                    mask, hand.note = mask ^ 1 << int(op[1:]), None
                 elif op == "hint":
                     mask, note = self._hint(w, live, seat)
                 elif op in ("play", "pass"):
                     if press in hand.acted:
-                        mask, note = hand.mask, w.marked(words.ALREADY_DONE)
+                        mask, note = hand.mask, words.already_done(w, passed=op == "pass")
                     elif stale is None:
                         mask, note = await self._act(w, live, hand, seat, press, mask, op)
                 else:
@@ -724,13 +737,24 @@ class TienLenCog(commands.Cog, name="TienLen"):
                 hand.mask = mask
                 # first: nothing waits after the drawing (which never waits for a picture)
                 message = interaction.message  # (an older hand message of theirs, maybe)
-                picture = await hands.files(live, hand, seat,
-                                            message_id=None if message is None else message.id)
-                payload = hands.draw(live, hand, seat, note)
+                classic = not _layout.is_v2(message)  # drawn before the V2 layout: replaced
+                picture = await hands.files(
+                    live, hand, seat, new=classic,
+                    message_id=None if message is None or classic else message.id)
+                payload = hands.draw(live, hand, seat, note,
+                                     pictured=picture is not None and picture.pictured)
+                attachments = [] if picture is None else picture.attachments
                 with hands.sending(picture):
-                    answer = await interaction.response.edit_message(
-                        **payload, attachments=[] if picture is None else picture.attachments)
-                hands.attach(live, hand, interaction)  # a fresh token for the same message
+                    answer: discord.InteractionCallbackResponse[Any] | None
+                    if classic:  # a classic hand is replaced by a new message, not edited
+                        answer = await interaction.response.send_message(
+                            ephemeral=True, files=[f for f in attachments
+                                                   if isinstance(f, discord.File)], **payload)
+                        hands.attach(live, hand, interaction, answer.message_id)
+                    else:
+                        answer = await interaction.response.edit_message(
+                            **payload, attachments=attachments)
+                        hands.attach(live, hand, interaction)  # a fresh token, the same message
                 hands.sent(picture, answer.resource if answer is not None else None)
                 hands.shown(live, hand, picture)
 

@@ -362,14 +362,6 @@ async def hand_picture(bot: TienLenBot, live: LiveTable, seat: int, mask: int, w
     return plan(slot, shown, wanted, HAND_FILE, w._("Your hand"))
 
 
-def with_board_image(payload: dict[str, Any], picture: Plan) -> dict[str, Any]:
-    """Point the board's embed at its picture (when there is one)."""
-    embed = payload.get("embed")
-    if picture.pictured and isinstance(embed, discord.Embed):
-        embed.set_image(url=f"attachment://{BOARD_FILE}")
-    return payload
-
-
 def board_ready(bot: TienLenBot, live: LiveTable) -> Callable[[str], None]:
     """What to do once a board picture being drawn is done: edit the board again, unless it
     shows that picture already."""

@@ -19,7 +19,7 @@ from data import HandPrefs
 from data.prefs import DEFAULT_PREFS
 from engine import Card, Level, Phase, Rules
 
-from . import rules_view
+from . import _layout, _menu, rules_view
 from . import selection as sel
 from ._views import AiLevelButton, BoardButton, HandButton, LeaveConfirmButton, SentView
 from .ranked import mode
@@ -28,6 +28,8 @@ GREEN = discord.Colour.green()
 GOLD = discord.Colour.gold()
 GREY = discord.Colour.light_grey()
 RECENT = 5
+BOARD_FILE = "board.png"
+HAND_FILE = "hand.png"
 
 LOBBY_BUTTONS = (
     ("join", N_("Join"), discord.ButtonStyle.success),
@@ -75,11 +77,10 @@ def _between_games_help(w: Words, live: LiveTable) -> str:
                "**Leave** to get up. The host may **Start** at once.")
 
 
-def _between_games_view(w: Words, live: LiveTable) -> SentView:
-    view = SentView()
-    for action, label, style in (AFTER_GAME_BUTTONS if live.had_game else LOBBY_BUTTONS):
-        view.add_item(BoardButton(live.id, action, label=w.marked(label), style=style))
-    return view
+def _between_games_rows(w: Words, live: LiveTable) -> list[discord.ui.ActionRow[Any]]:
+    return _layout.rows(
+        BoardButton(live.id, action, label=w.marked(label), style=style)
+        for action, label, style in (AFTER_GAME_BUTTONS if live.had_game else LOBBY_BUTTONS))
 
 
 def _mode(w: Words, live: LiveTable) -> str:
@@ -92,90 +93,105 @@ def table_words(live: LiveTable) -> Words:
     return words_of(live.language)
 
 
+PICTURED_LINES = 6
+"""At most this many text lines on a board drawn with its picture (the picture shows the seats)."""
+
+
 def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
-    """kwargs for send/edit of the board message, in the table's language. ``pictured``: the
-    board picture goes with it, so the stake line moves to the embed's footer (the picture shows
-    the stake)."""
+    """kwargs for send/edit of the board message (a V2 layout), in the table's language.
+    ``pictured``: the board picture goes with it; the text then leaves the seats to the picture
+    and keeps to 6 lines (the seat list becomes the picture's description)."""
     w = table_words(live)
     table = live.table
     rules = live.rules
     title = w._("Tiến Lên — table #{table}", table=table.id)
     if table.status != "open":
         closed = "\n".join(words.result_lines(w, live.results)) or w._("Closed.")
-        embed = discord.Embed(title=title, description=closed,
-                              colour=GREY)
-        return {"content": None, "embed": embed, "view": None}
+        return {"view": _layout.message(GREY, f"### {title}\n{closed}")}
     head = w._("Stake **{stake}** · rules **{rules}** · {seconds}s turns",
                stake=w.num(table.stake), rules=glossary.preset(w, rules.preset_name()),
                seconds=w.num(table.turn_seconds)) + _mode(w, live)
     if live.phase is TablePhase.LOBBY:
-        lines = [head]
+        lines = [f"### {title}", head]
         if results := words.result_lines(w, live.results):
             lines += ["", w._("Last game:"), *results]
         lines += ["", *_seat_lines(w, live), "", _between_games_help(w, live)]
-        embed = discord.Embed(title=title, description="\n".join(lines), colour=GREEN)
-        return {"content": None, "embed": embed, "view": _between_games_view(w, live)}
+        return {"view": _layout.message(GREEN, "\n".join(lines),
+                                        controls=_between_games_rows(w, live))}
     game = live.game
     assert game is not None
-    content = None
-    lines = [] if pictured else [head, ""]
+    lines = [f"-# {title} · {head}"] if pictured else [f"### {title}", head]
     if live.phase is TablePhase.FINISHED:
         lines += [w._("**Game over**"), *words.result_lines(w, live.results)]
         colour = GOLD
     else:
         colour = GREEN
-        actor = game.actor
-        if game.phase is Phase.EXCHANGE:
+        if game.actor is not None:
+            lines.append(words.turn_line(w, live))
+        elif game.phase is Phase.EXCHANGE:
             lines.append(w._("Card exchange in progress."))
-        if actor is not None:
-            who = words.seat_name(w, live, actor)
-            if live.deadline:
-                until = f"<t:{int(live.deadline)}:R>"
-                content = w._("Turn: {player} — {until}", player=who, until=until)
-                lines.append(w._("**Turn:** {player} — {until}", player=who, until=until))
-            else:
-                content = w._("Turn: {player}", player=who)
-                lines.append(w._("**Turn:** {player}", player=who))
-        if game.table is not None:
-            last = game.last_play_seat
-            cards = glossary.cards(game.table.cards)
-            if last is not None:
-                lines.append(w._("**To beat:** {cards} by {player}", cards=cards,
-                                 player=words.seat_name(w, live, last)))
-            else:
-                lines.append(w._("**To beat:** {cards}", cards=cards))
-        else:
-            lines.append(w._("**To beat:** nothing — a new lead"))
-    lines += _callout_lines(w, live)
+        if to_beat := words.hand_table_line(w, live):
+            lines.append(to_beat)
+    shouts = _callout_lines(w, live)
     beside, seated, others = _reactions(w, live)
-    if live.phase is not TablePhase.FINISHED:  # the results list every seat already
-        lines.append("")
-        lines += [_seat_line(w, live, i) + beside.get(i, "") for i in range(len(live.seats))]
-    else:  # the board is a lobby again, below the results
-        lines += ["", *_seat_lines(w, live), "", _between_games_help(w, live)]
-        others = [*seated, *others]
-    if others:
-        lines.append(w._("Reactions: {reactions}", reactions=" · ".join(others)))
+    seats = [_seat_line(w, live, i) + beside.get(i, "") for i in range(len(live.seats))]
     recent = [line for i, e in enumerate(game.events)
               if (line := words.board_event(w, live, e, i))][-RECENT:]
-    if recent:
-        lines += ["", w._("Recent:"), *(f"· {r}" for r in recent)]
-    embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
-    if pictured:
-        embed.set_footer(text=head.replace("**", ""))
+    after: list[str] = []
+    if live.phase is TablePhase.FINISHED:  # the board is a lobby again, below the results
+        after = [*_seat_lines(w, live), "", _between_games_help(w, live)]
+        others = [*seated, *others]
+        seats = []
+    reactions = ([w._("Reactions: {reactions}", reactions=" · ".join(others))]
+                 if others else [])
+    if pictured and seated and live.phase is not TablePhase.FINISHED:
+        # the seat lines are the picture's: the seated people's reactions go in the text
+        reactions = [w._("Reactions: {reactions}", reactions=" · ".join([*seated, *others]))]
+    if pictured and live.phase is not TablePhase.FINISHED:
+        # the picture shows the seats: the latest call-outs, reactions and actions fill the
+        # lines left
+        # the picture shows the seats: the latest call-out and the reactions, then the latest
+        # actions fill the lines left
+        room = max(0, PICTURED_LINES - len(lines))
+        keep = [*shouts[-1:], *reactions][:room]
+        room -= len(keep)
+        lines += [*keep, *([f"· {r}" for r in recent][-room:] if room else [])]
+        text, text_after = "\n".join(lines), ""
+    else:
+        lines += [*(["", *shouts] if shouts else []), *(["", *seats] if seats else []),
+                  *reactions]
+        if recent:
+            lines += ["", w._("Recent:"), *(f"· {r}" for r in recent)]
+        text = "\n".join(lines)
+        text_after = "\n".join(after)
+    gallery = _layout.picture(BOARD_FILE, board_alt(live)) if pictured else None
     if live.phase is TablePhase.FINISHED:  # a lobby again; reactions still welcome
-        finished = _between_games_view(w, live)
-        finished.add_item(_reaction_select(w, table.id))
-        return {"content": content, "embed": embed, "view": finished}
-    view = SentView()
-    view.add_item(BoardButton(table.id, "hand", label=w._("My hand"),
-                              style=discord.ButtonStyle.primary))
-    view.add_item(BoardButton(table.id, "leave", label=w._("Leave game"),
-                              style=discord.ButtonStyle.secondary))
-    view.add_item(BoardButton(table.id, "rules", label=w._("Rules"),
-                              style=discord.ButtonStyle.secondary))
-    view.add_item(_reaction_select(w, table.id))
-    return {"content": content, "embed": embed, "view": view}
+        controls = [*_between_games_rows(w, live),
+                    discord.ui.ActionRow(_reaction_select(w, table.id))]
+    else:
+        buttons = [
+            BoardButton(table.id, "hand", label=w._("My hand"),
+                        style=discord.ButtonStyle.primary),
+            BoardButton(table.id, "leave", label=w._("Leave game"),
+                        style=discord.ButtonStyle.secondary),
+            BoardButton(table.id, "rules", label=w._("Rules"),
+                        style=discord.ButtonStyle.secondary),
+        ]
+        controls = [*_layout.rows(buttons), discord.ui.ActionRow(_reaction_select(w, table.id))]
+    return {"view": _layout.message(colour, text, gallery=gallery, text_after=text_after,
+                                    controls=controls)}
+
+
+def moved(text: str) -> _layout.SentLayout:
+    """What an earlier board shows once a newer one replaced it."""
+    return _layout.message(GREY, text)
+
+
+def board_alt(live: LiveTable) -> str:
+    """The board picture's description (its alt text): the seat list, one seat a line, worded
+    as the text board words it."""
+    w = table_words(live)
+    return "\n".join(_seat_line(w, live, i) for i in range(len(live.seats)))
 
 
 def leave_confirmation(w: Words, live: LiveTable, game_id: int) -> dict[str, Any]:
@@ -188,9 +204,9 @@ def leave_confirmation(w: Words, live: LiveTable, game_id: int) -> dict[str, Any
                "after the game.", table=live.id)
     return {"content": text, "view": view}
 def _reaction_select(w: Words, table_id: int) -> ReactionSelect:
-    """The reaction select, on a row of its own (a board has at most 5 rows)."""
+    """The reaction select (on a row of its own)."""
     item = select_for(w, table_id)
-    item.row = 4
+    item.row = None
     return item
 
 
@@ -228,24 +244,8 @@ def _callout_lines(w: Words, live: LiveTable) -> list[str]:
 
 
 def _seat_line(w: Words, live: LiveTable, i: int) -> str:
-    game = live.game
-    assert game is not None
-    count = game.card_counts[i]
-    flags = []
-    if i in game.passed and live.phase is TablePhase.PLAYING:
-        flags.append(w._("passed"))
-    if live.has_left(i):
-        flags.append(w._("left: computer playing"))
-    elif live.auto and live.auto[i]:
-        flags.append(w._("away: computer playing"))
-    if count == 0:
-        flags.append(w._("out"))
-    cards = w.ngettext("{n} card", "{n} cards", count)
-    who = words.seat_name(w, live, i)
-    if flags:
-        return w._("{number}. {player} — {cards} ({flags})", number=i + 1, player=who,
-                   cards=cards, flags=", ".join(flags))
-    return w._("{number}. {player} — {cards}", number=i + 1, player=who, cards=cards)
+    return w._("{number}. {player} — {state}", number=i + 1,
+               player=words.seat_name(w, live, i), state=words.seat_state(w, live, i))
 
 
 def ai_levels(w: Words, live: LiveTable) -> discord.ui.View:
@@ -280,11 +280,13 @@ def hand_buttons(live: LiveTable, seat: int, mask: int) -> dict[str, bool]:
 
 def hand(w: Words, live: LiveTable, seat: int, mask: int, note: str | None = None, *,
          press: int = 0, emoji: Callable[[Card], discord.PartialEmoji | None] | None = None,
-         prefs: HandPrefs = DEFAULT_PREFS) -> dict[str, Any]:
-    """kwargs for an ephemeral hand message (send or edit), in its owner's language ``w``.
-    ``press``: the hand's drawing number, carried by its buttons so that a second press of the
-    same drawing is recognised; ``emoji`` gives a card's button emoji (none: text only);
-    ``prefs``: the owner's own preferences (the cards' order)."""
+         pictured: bool = False, prefs: HandPrefs = DEFAULT_PREFS) -> dict[str, Any]:
+    """kwargs for an ephemeral hand message (send or edit, a V2 layout), in its owner's language
+    ``w``. ``press``: the hand's drawing number, carried by its buttons so that a second press of
+    the same drawing is recognised; ``emoji`` gives a card's button emoji (none: text only);
+    ``pictured``: the hand picture goes with it (then at most 4 text lines: the header, whose
+    turn, the play to beat, and the note or the selection's status); ``prefs``: the owner's own
+    preferences (the cards' order)."""
     game = live.game
     assert game is not None
     cards = prefs.arrange(game.hand(seat), live.rules.suit_order)
@@ -293,32 +295,42 @@ def hand(w: Words, live: LiveTable, seat: int, mask: int, note: str | None = Non
     line, _ = words.hand_status(w, live, seat, sel.selected_cards(cards, mask))
     enabled = hand_buttons(live, seat, mask)
     over = not live.playing or game.is_over
-    view = SentView()
-    for i, (card, code) in enumerate(zip(cards, codes, strict=True)):
-        chosen = bool(mask >> code & 1)
-        view.add_item(
-            HandButton(
-                live.id, press, mask, f"c{code}", label=str(card), disabled=over,
-                style=discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary,
-                row=i // 5, emoji=emoji(card) if emoji is not None else None,
-            )
+    card_buttons = [
+        HandButton(
+            live.id, press, mask, f"c{code}", label=str(card), disabled=over,
+            style=(discord.ButtonStyle.primary if mask >> code & 1
+                   else discord.ButtonStyle.secondary),
+            emoji=emoji(card) if emoji is not None else None,
         )
-    action_row = min(4, (len(cards) + 4) // 5)
-    for op, style, disabled in (
-        ("play", discord.ButtonStyle.success, not enabled["play"]),
-        ("pass", discord.ButtonStyle.danger, not enabled["pass"]),
-        ("clear", discord.ButtonStyle.secondary, mask == 0 or over),
-        ("hint", discord.ButtonStyle.secondary, not enabled["hint"]),
-    ):
-        view.add_item(HandButton(live.id, press, mask, op, label=w.marked(HAND_BUTTONS[op]),
-                                 style=style, disabled=disabled, row=action_row))
+        for card, code in zip(cards, codes, strict=True)
+    ]
+    actions = [
+        HandButton(live.id, press, mask, op, label=w.marked(HAND_BUTTONS[op]), style=style,
+                   disabled=disabled)
+        for op, style, disabled in (
+            ("play", discord.ButtonStyle.success, not enabled["play"]),
+            ("pass", discord.ButtonStyle.danger, not enabled["pass"]),
+            ("clear", discord.ButtonStyle.secondary, mask == 0 or over),
+            ("hint", discord.ButtonStyle.secondary, not enabled["hint"]),
+        )
+    ]
     header = w.ngettext("**Your hand** — table #{table} · {n} card",
                         "**Your hand** — table #{table} · {n} cards", len(cards), table=live.id)
     lines = [header, words.hand_turn_line(w, live, seat)]
     if not over:
-        lines += [words.hand_table_line(w, live), words.hand_counts_line(w, live), line]
-    lines.append(note or "")
-    return {"content": "\n".join(filter(None, lines)), "view": view}
+        lines.append(words.hand_table_line(w, live))
+        if not pictured:  # no picture of the table at hand: every seat's cards in words
+            lines.append(words.hand_counts_line(w, live))
+    lines.append(note or line)  # one line: the latest note, else the selection's status
+    colour = GREY if over else GOLD if game.actor == seat else GREEN
+    gallery = (_layout.picture(HAND_FILE, w._("Your hand: {cards}", cards=glossary.cards(cards)))
+               if pictured else None)
+    controls: list[discord.ui.Item[Any]] = [*_layout.rows(card_buttons),
+                                            *_layout.rows(actions)]
+    if not over and (menu := _menu.play_menu(w, live, seat, press)) is not None:
+        controls.append(discord.ui.ActionRow(menu))  # the plays to make now, in one choice
+    return {"view": _layout.message(colour, "\n".join(filter(None, lines)), gallery=gallery,
+                                    controls=controls)}
 
 
 def rules_embed(w: Words, rules: Rules, title: str) -> discord.Embed:

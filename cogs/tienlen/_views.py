@@ -211,6 +211,53 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                                    self.mask, self.op)
 
 
+PLAY_VALUE = re.compile(rf"[0-9a-f]{{1,{sel.MAX_HEX}}}")
+"""A menu choice: the hex mask of the play's cards (as in a hand button's custom id)."""
+
+
+class PlayMenu(discord.ui.DynamicItem[discord.ui.Select[Any]],
+               template=rf"tl:m:(?P<table>{_ID}):(?P<press>{_ID})"):
+    """The hand's menu of the plays the reader may make now: choosing one plays its cards, as
+    selecting them and pressing Play would (the same path through the table). ``press``: the
+    drawing the menu belongs to, as on the hand's buttons."""
+
+    def __init__(self, table_id: int, press: int,
+                 options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"tl:m:{table_id}:{press}", placeholder=placeholder, min_values=1,
+            max_values=1, disabled=disabled,
+            options=options or [discord.SelectOption(label="play", value="0")]))
+        self.table_id = table_id
+        self.press = press
+        self.problem: str | None = None
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> PlayMenu:
+        table_id, press = _snowflake(match["table"]), _snowflake(match["press"])
+        made = cls(table_id or 0, press or 0)
+        if table_id is None or press is None:
+            made.problem = guard.BAD_TABLE_ID
+        return made
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async with pressed(self, interaction, f"table {self.table_id}: play menu"):
+            w = guard.reader(interaction)
+            if self.problem:
+                raise guard.Refused(w.marked(self.problem))
+            if not _on_hand(interaction):
+                raise guard.Refused(w._("This button belongs on your private hand, not on this "
+                                        "message."))
+            data: Any = interaction.data or {}
+            values = data.get("values") if isinstance(data, dict) else None
+            value = values[0] if isinstance(values, list) and len(values) == 1 else ""
+            if not isinstance(value, str) or not PLAY_VALUE.fullmatch(value):
+                raise guard.Refused(w.marked(guard.NOT_A_PLAY))  # a forged choice
+            await _cog(interaction).on_hand_button(interaction, self.table_id, self.press,
+                                                   sel.decode(value), "play")
+
+
 class LeaveConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                          template=rf"tl:q:(?P<table>{_ID}):(?P<game>{_ID})"):
     """The confirmation of `Leave game` (on a private message): carries the game's id, so a
@@ -244,4 +291,4 @@ class LeaveConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await _cog(interaction).on_leave_confirm(interaction, self.table_id, self.game_id)
 
 
-DYNAMIC_ITEMS = (BoardButton, AiLevelButton, HandButton, LeaveConfirmButton)
+DYNAMIC_ITEMS = (BoardButton, AiLevelButton, HandButton, PlayMenu, LeaveConfirmButton)

@@ -21,9 +21,9 @@ from cogs import words
 from cogs.tables import BoardUnavailable, GameResults, LiveTable, StandingReminder, acted
 from engine import Passed, Played
 
+from . import _layout, gameover, threads
 from . import _pictures as pictures
 from . import _render as render
-from . import gameover, threads
 
 if TYPE_CHECKING:
     from bot.app import TienLenBot
@@ -56,6 +56,12 @@ def how_it_ended(live: LiveTable, standing: StandingReminder) -> str:
                         else "passed" if isinstance(event, Passed) else "gave")
                 return f"{kind}_timeout" if live.by_clock(index) else kind
     return "over"
+
+
+def classic_board(bot: TienLenBot, live: LiveTable) -> bool:
+    """Whether the table's board message was posted before boards used the V2 layout (it is
+    then replaced by a new message: a classic message is never edited into the new layout)."""
+    return _layout.posted_before(live.table.board_posted_at, bot.hands.layout_since)
 
 
 class BoardPublisher:
@@ -175,11 +181,11 @@ class BoardPublisher:
         # drawn is waited for a moment, else it comes with the next edit (see `_pictures`).
         ready = pictures.board_ready(bot, live)
         old = live.table.board_message_id
-        editing = old is not None and not service.board_needs_repost(live)
+        classic = classic_board(bot, live)  # drawn before the V2 layout: replaced, not edited
+        editing = old is not None and not service.board_needs_repost(live) and not classic
         picture = await pictures.board_picture(bot, live, wait=pictures.PICTURE_WAIT,
                                                ready=ready, new=not editing)
-        payload = pictures.with_board_image(
-            render.board(live, pictured=picture.pictured), picture)
+        payload = render.board(live, pictured=picture.pictured)
         if editing:
             assert old is not None
             try:
@@ -199,23 +205,26 @@ class BoardPublisher:
             # a new message: nothing to keep (and the state may have moved while waiting)
             picture = await pictures.board_picture(bot, live, wait=pictures.PICTURE_WAIT,
                                                    ready=ready, new=True)
-            payload = pictures.with_board_image(
-                render.board(live, pictured=picture.pictured), picture)
+            payload = render.board(live, pictured=picture.pictured)
         files = [f for f in picture.attachments if isinstance(f, discord.File)]
         if files:
             payload["files"] = files
         try:
-            message = await channel.send(**{k: v for k, v in payload.items() if v is not None})
+            message = await channel.send(**payload)
         except (discord.Forbidden, discord.NotFound) as error:
             raise _unavailable(error) from None
         await service.set_board_message(live, message.id)
         pictures.sent(bot, picture, message)
         if old is not None:
             await budget.acquire(channel_id)
+            moved = render.table_words(live).marked(words.BOARD_MOVED)
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).edit(
-                    content=render.table_words(live).marked(words.BOARD_MOVED), embed=None,
-                    view=None, attachments=[])
+                if classic:  # a classic message keeps its classic form
+                    await channel.get_partial_message(old).edit(
+                        content=moved, embed=None, view=None, attachments=[])
+                else:  # the V2 flag cannot be removed: the layout says it
+                    await channel.get_partial_message(old).edit(
+                        view=render.moved(moved), attachments=[])
 
     async def board_lost(self, live: LiveTable, error: BoardUnavailable) -> None:
         """Tell the host, by direct message, that the table closed: its board cannot be shown."""

@@ -129,6 +129,13 @@ class LiveHands:
         """Hands that made their token's last edit (they say they stopped following)."""
         self.dismissed_count = 0
         self.store: Store | None = None
+        self.layout_since: float | None = None
+        """When hands and boards were first drawn in the V2 layout (seconds since the epoch, kept
+        in the store; see `_layout.layout_since`): a message drawn before is classic, and is
+        replaced by a new one rather than edited into the new layout."""
+        self.classic_kept = False
+        """The hands kept in the store were drawn classic (this is the first start with the V2
+        layout): they are not restored (their next press answers with a new hand)."""
         """Where hands are kept across restarts (none: memory only); set by the bot."""
         self.restored_count = 0
         """Hands redrawn at start-up from the store."""
@@ -179,9 +186,11 @@ class LiveHands:
 
     # ----------------------------------------------------------------- drawing
     def draw(self, live: LiveTable, hand: LiveHand, seat: int,
-             note: str | None = None, *, last: bool = False) -> dict[str, Any]:
+             note: str | None = None, *, last: bool = False,
+             pictured: bool = False) -> dict[str, Any]:
         """The hand as it is now (a new drawing number); ``note`` stays until the table changes.
-        ``last``: the last drawing through its token (it says the hand stops following)."""
+        ``last``: the last drawing through its token (it says the hand stops following);
+        ``pictured``: the hand picture goes with it."""
         from . import selection as sel
 
         if note is not None:
@@ -198,7 +207,8 @@ class LiveHands:
         if last:  # not kept: the next press shows a live hand again
             shown_note = "\n".join(filter(None, (hand.note, w.marked(words.HAND_RETIRED))))
         payload = render.hand(w, live, seat, hand.mask, shown_note, press=hand.press,
-                              emoji=self.emoji, prefs=self.prefs_known(hand.user_id))
+                              emoji=self.emoji, pictured=pictured,
+                              prefs=self.prefs_known(hand.user_id))
         # Every button is a dynamic item, dispatched from its custom id: a stopped view is sent
         # as components but never kept by discord.py (no timer, no memory per drawing).
         payload["view"].stop()
@@ -345,7 +355,8 @@ class LiveHands:
                     or hand.lock.locked()
                     or self.token_expired(hand)):  # the picture took a moment: look again
                 return
-            payload = self.draw(live, hand, seat, last=last)
+            payload = self.draw(live, hand, seat, last=last,
+                                pictured=picture is not None and picture.pictured)
             version = live.game.version
             hand.editing = True
             try:
@@ -469,6 +480,11 @@ class LiveHands:
                 "attachment_size_limit": 8 * 1024 * 1024,
             }), state=state)
             issued = interaction.created_at.timestamp()
+            if self.classic_kept:
+                # a classic hand message: never edited into the new layout; its next press
+                # answers with a new hand
+                self._unkeep(hand, interaction)
+                continue
             if (live.seat_of(record.user_id) is None or live.game is None
                     or self.now() - issued > TOKEN_LIFETIME - TOKEN_MARGIN):
                 hand.expired = live.seat_of(record.user_id) is not None

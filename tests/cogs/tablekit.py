@@ -9,6 +9,7 @@ import simcord
 
 from cogs.tables import LiveTable
 from engine import Card, Combo, Phase
+from tests.support import layout
 
 
 def bot_messages(world: Any, viewer: Any | None = None) -> list[discord.Message]:
@@ -16,16 +17,24 @@ def bot_messages(world: Any, viewer: Any | None = None) -> list[discord.Message]
 
 
 def board(world: Any) -> discord.Message:
-    """The newest board message in the channel."""
+    """The newest board message in the channel (drawn in the V2 layout: a container whose text
+    starts with the table's title)."""
     for message in reversed(bot_messages(world)):
-        if message.embeds and (message.embeds[0].title or "").startswith("Tiến Lên — table"):
+        if "Tiến Lên — table" in layout.text(message).split("\n", 1)[0]:
             return message
     raise AssertionError("no board message in the channel")
 
 
 def board_text(world: Any) -> str:
+    """What the board says: its text and its picture's description (the seat list, shown by
+    the picture, read by screen readers)."""
     message = board(world)
-    return (message.content or "") + "\n" + (message.embeds[0].description or "")
+    return "\n".join([layout.text(message), *layout.alt_texts(message)])
+
+
+def said(message: Any) -> str:
+    """What a message (a hand, a board) says in words, whatever its layout."""
+    return layout.text(_real(message))
 
 
 def _real(message: Any) -> Any:
@@ -35,21 +44,15 @@ def _real(message: Any) -> Any:
 
 def labels(message: Any) -> list[str]:
     message = _real(message)
-    out = []
-    for row in message.components:
-        for child in getattr(row, "children", [row]):
-            label = getattr(child, "label", None)
-            if label:
-                out.append(label)
-    return out
+    return [label for child in layout.walk(message.components)
+            if (label := getattr(child, "label", None))]
 
 
 def button(message: Any, label: str) -> Any:
     message = _real(message)
-    for row in message.components:
-        for child in getattr(row, "children", [row]):
-            if getattr(child, "label", None) == label:
-                return child
+    for child in layout.walk(message.components):
+        if getattr(child, "label", None) == label:
+            return child
     raise AssertionError(f"no button {label!r} in {labels(message)}")
 
 
@@ -118,7 +121,7 @@ async def take_turn(world: Any, live: LiveTable, people: dict[int, Any], *,
         person = people[live.seats[seat].user_id]  # type: ignore[index]
         hand = await open_hand(world, person)
         result = await play(person, hand, game.hands[seat][:need])
-        assert "You gave back" in result.response.content, result
+        assert "You gave back" in said(result.response), result
         return
     assert game.current is not None
     seat = game.current
@@ -132,4 +135,4 @@ async def take_turn(world: Any, live: LiveTable, people: dict[int, Any], *,
         await person.click(hand, label="Pass")
         return
     result = await play(person, hand, (shedding if shed else lowest)(plays).cards)
-    assert not (result.response and "out of date" in result.response.content), result
+    assert not (result.response and "out of date" in said(result.response)), result

@@ -10,6 +10,7 @@ import discord
 
 from data.admin import AMOUNT_MAX
 from data.check import check_path
+from tests.support import layout
 
 from .forge import forge_slash, opt, reply_text
 from .tablekit import open_table, seat_people
@@ -112,7 +113,7 @@ async def test_a_take_during_a_running_game_is_refused_where_too_little_would_st
     live = await open_table(world, alice, stake=300)
     await seat_people(world, [bob])
     await alice.click(next(m for m in reversed(world.channel.history())
-                           if m.embeds and "table" in (m.embeds[0].title or "")), label="Start")
+                           if "Tiến Lên — table" in layout.text(m)), label="Start")
     assert live.playing
     text = private(await boss.slash(world.channel, "tienlen admin chips", user=bob,
                                     action="take", amount=701, reason="too much"))

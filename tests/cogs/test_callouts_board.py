@@ -9,7 +9,7 @@ import pytest
 
 from cogs.tables import TablePhase
 
-from .tablekit import board, board_text, bot_messages, open_table, seat_people, take_turn
+from .tablekit import board, board_text, bot_messages, open_table, said, seat_people, take_turn
 
 
 @pytest.mark.no_cover
@@ -58,4 +58,4 @@ async def test_the_hands_play_stays_disabled_for_going_out_on_a_2(world: Any) ->
     hand = await open_hand(world, person)
     chosen = await select(person, hand, game.hand(seat))
     assert button(chosen, "Play").disabled
-    assert "You may not go out on a 2 at this table." in chosen.content, chosen.content
+    assert "but you may not go out on a 2 at this table." in said(chosen), said(chosen)

@@ -10,7 +10,7 @@ import discord
 
 from cogs.tables import GameResults, LiveTable, Player, TablePhase
 
-from .tablekit import add_computers, board, open_table, seat_people, take_turn
+from .tablekit import add_computers, board, open_table, said, seat_people, take_turn
 
 
 def people(world: Any, n: int) -> list[Any]:
@@ -47,7 +47,7 @@ async def test_the_post_is_new_notifies_the_seated_and_shows_every_held_card(wor
     assert post.id != board_id  # a new message, not an edit of the board
     assert {u.id for u in post.mentions} == {p.id for p in ps}  # the seated people, only them
     assert watcher.id not in {u.id for u in post.mentions}
-    assert all(f"<@{p.id}>" in post.content for p in ps)
+    assert all(f"<@{p.id}>" in said(post) for p in ps)
     ids = [c.custom_id for row in post.components for c in getattr(row, "children", [row])
            if getattr(c, "custom_id", None)]
     assert live.results is not None
@@ -70,13 +70,13 @@ async def test_the_post_is_new_notifies_the_seated_and_shows_every_held_card(wor
     # Each person's own hand says their place, chip change and balance.
     for p in ps:
         own = [m for m in world.channel.history(viewer=p)
-               if m.author.bot and m.content.startswith("**Your hand**")]
+               if m.author.bot and said(m).startswith("**Your hand**")]
         place = next(r for r in results.places if r.player.user_id == p.id)
         chips = await world.store.get_chips(world.guild.id, p.id)
-        assert own and "**Game over** — you finished " in own[-1].content, own[-1].content
-        assert f"You hold **{chips:,}** chips." in own[-1].content, own[-1].content
+        assert own and "**Game over** — you finished " in said(own[-1]), said(own[-1])
+        assert f"You hold **{chips:,}** chips." in said(own[-1]), said(own[-1])
         assert (str(abs(place.chips)) if place.chips else "no chips won or lost") in (
-            own[-1].content)
+            said(own[-1]))
     # Once per game: a restart finds it recorded and posts nothing again.
     await world.restart()
     await world.env.settle()

@@ -15,7 +15,7 @@ from cogs.tienlen._cog import PresetName, parse_options
 from engine import Rules
 
 from .forge import forge_click, forge_slash, opt, reply_text
-from .tablekit import board, board_text, open_hand, open_table, seat_people
+from .tablekit import board, board_text, open_hand, open_table, said, seat_people
 from .test_table_flow import people, started
 
 STRING, INTEGER, BOOLEAN, USER, NUMBER = 3, 4, 5, 6, 10
@@ -225,7 +225,7 @@ async def test_hand_ids_past_64_bits_and_card_codes_outside_the_deck(world: Any)
     assert game.version == version
     # A legitimate toggle still works on the same hand.
     ok = await ps[0].click(hand, label=str(game.hands[0][0]))
-    assert "**Your hand**" in ok.response.content
+    assert "**Your hand**" in said(ok.response)
 
 
 async def test_a_hand_button_on_the_public_board_is_refused(world: Any) -> None:
@@ -237,7 +237,7 @@ async def test_a_hand_button_on_the_public_board_is_refused(world: Any) -> None:
     result = await forge_click(ps[0], message, f"tl:h:{live.id}:{game.version}:0:c0")
     refused(result, "private hand")
     assert board_text(world) == before
-    assert "**Your hand**" not in (board(world).content or "")
+    assert "**Your hand**" not in said(board(world))
 
 
 async def test_a_board_button_on_a_hand_is_refused(world: Any) -> None:

@@ -23,8 +23,9 @@ from babel.messages.pofile import read_po
 from cogs.i18n import catalogue_path
 from cogs.tables import LiveTable, TablePhase
 from engine import Phase
+from tests.support import layout
 
-from .tablekit import _real, labels, lowest, only_table
+from .tablekit import _real, labels, lowest, only_table, said
 
 VI_LOCALE, EN_LOCALE = "vi", "en-US"
 
@@ -50,7 +51,7 @@ def locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
 def board(world: Any) -> Any:
     """The newest board in the channel, whatever its language."""
     for message in reversed([m for m in world.channel.history() if m.author.bot]):
-        if message.embeds and (message.embeds[0].title or "").startswith("Tiến Lên — "):
+        if layout.text(message).lstrip("#- ").startswith("Tiến Lên — "):
             return message
     raise AssertionError("no board message in the channel")
 
@@ -58,7 +59,7 @@ def board(world: Any) -> Any:
 def message_texts(message: Any) -> list[str]:
     """Every piece of text of a message: content, embed title, text, fields, footer, labels."""
     message = _real(message)
-    out = [message.content or ""]
+    out = [said(message) or "", *layout.alt_texts(message)]
     for embed in message.embeds:
         out += [embed.title or "", embed.description or "", embed.footer.text or ""]
         for f in embed.fields:
@@ -132,11 +133,10 @@ def has_vietnamese(text: str) -> bool:
 
 # ------------------------------------------------------------------ acting by button ids
 def custom_id(message: Any, suffix: str) -> str:
-    for row in _real(message).components:
-        for child in getattr(row, "children", [row]):
-            cid = getattr(child, "custom_id", None) or ""
-            if cid.endswith(suffix) and not getattr(child, "disabled", False):
-                return str(cid)
+    for child in layout.walk(_real(message).components):
+        cid = getattr(child, "custom_id", None) or ""
+        if cid.endswith(suffix) and not getattr(child, "disabled", False):
+            return str(cid)
     raise AssertionError(f"no enabled button ending {suffix!r} in {labels(message)}")
 
 
@@ -214,7 +214,7 @@ async def out_of_turn_refusal(seen: Seen, world: Any, live: LiveTable,
     hand = await open_hand(seen, world, person)
     if _enabled(hand, ":hint"):
         hand = (await press(seen, person, hand, ":hint")).response
-    return str(hand.content)
+    return str(said(hand))
 
 
 async def a_whole_game(world: Any, seen: Seen, channel: Any, ps: list[Any]) -> LiveTable:
@@ -347,7 +347,7 @@ async def test_the_server_setting_changes_the_language_of_open_tables(
     live = only_table(world)
     assert live.language == "en" and "Join" in labels(board(world))
     r = await admin.slash(world.channel, "tienlen settings", language="vi")
-    assert r.ephemeral and "ngôn ngữ bàn: **Tiếng Việt**" in r.response.content
+    assert r.ephemeral and "ngôn ngữ bàn: **Tiếng Việt**" in said(r.response)
     await world.env.settle()
     assert live.language == "vi"
     assert "Vào bàn" in labels(board(world))
@@ -358,7 +358,7 @@ async def test_the_server_setting_changes_the_language_of_open_tables(
     await world.env.settle()
     assert live.language == "en"  # back to the opener's language
     r = await host.slash(world.channel, "tienlen stop")
-    assert r.ephemeral and r.response.content == f"Table #{live.id} is closed."
+    assert r.ephemeral and said(r.response) == f"Table #{live.id} is closed."
 
 
 def test_the_checks_can_fail(english_fragments: list[str]) -> None:

@@ -13,14 +13,17 @@ import discord
 from cogs import words
 from cogs.tienlen.hands import LiveHands
 from engine import Phase
+from tests.support import layout
 
 from .tablekit import (
     board,
+    board_text,
     button,
     lowest,
     only_table,
     open_hand,
     open_table,
+    said,
     seat_people,
     select,
 )
@@ -48,7 +51,7 @@ def current_message(world: Any, person: Any, message: Any) -> discord.Message:
 
 
 def reminders(world: Any) -> list[discord.Message]:
-    return [m for m in world.channel.history() if m.author.bot and "your turn" in m.content]
+    return [m for m in world.channel.history() if m.author.bot and "your turn" in said(m)]
 
 
 def person_on_turn(live: Any, by_id: dict[int, Any]) -> tuple[int, Any]:
@@ -64,19 +67,21 @@ async def test_hands_follow_the_table_without_a_press(world: Any) -> None:
     after = game.next_seat(seat)
     waiting = by_id[live.seats[after].user_id]
     shown = current_message(world, waiting, hands[waiting.id])
-    assert "Your turn" not in shown.content and button(shown, "Pass").disabled
+    assert "Your turn" not in said(shown) and button(shown, "Pass").disabled
     chosen = lowest(game.legal_plays(seat)).cards
     await mover.click(await select(mover, hands[mover.id], chosen), label="Play")
     await world.env.settle()
     for pid, person in by_id.items():
-        text = current_message(world, person, hands[pid]).content
+        text = said(current_message(world, person, hands[pid]))
         assert f"To beat: {' '.join(map(str, chosen))} by <@{mover.id}>" in text, text
-        assert f"<@{mover.id}> {len(game.hands[seat])}" in text  # every seat's card count
+        # every seat's card count: the board picture's description (pictures on)
+        seats = "\n".join(layout.alt_texts(board(world)))
+        assert f"<@{mover.id}> — {len(game.hands[seat])} cards" in seats, seats
     shown = current_message(world, waiting, hands[waiting.id])
-    assert "🟢 **Your turn**" in shown.content
+    assert "🟢 **Your turn**" in said(shown)
     assert not button(shown, "Pass").disabled and not button(shown, "Hint").disabled
     mover_now = current_message(world, mover, hands[mover.id])
-    assert button(mover_now, "Pass").disabled and "Your turn" not in mover_now.content
+    assert button(mover_now, "Pass").disabled and "Your turn" not in said(mover_now)
 
 
 async def test_selected_cards_stay_selected_across_refreshes(world: Any) -> None:
@@ -91,7 +96,7 @@ async def test_selected_cards_stay_selected_across_refreshes(world: Any) -> None
                                    lowest(game.legal_plays(seat)).cards), label="Play")
     await world.env.settle()
     shown = current_message(world, other, hand)
-    assert "Your turn" in shown.content
+    assert "Your turn" in said(shown)
     assert button(shown, str(keep)).style is discord.ButtonStyle.primary  # still selected
 
 
@@ -107,16 +112,16 @@ async def test_a_hand_opened_16_minutes_ago_refreshes_cleanly_on_the_next_press(
                                    lowest(game.legal_plays(seat)).cards), label="Play")
     await world.env.settle()
     stale = current_message(world, other, old)
-    assert "Your turn" not in stale.content  # it could not be redrawn
-    assert words.HAND_RETIRED in stale.content  # its token's last edit, at 14 minutes, said so
+    assert "Your turn" not in said(stale)  # it could not be redrawn
+    assert words.HAND_RETIRED in said(stale)  # its token's last edit, at 14 minutes, said so
     first = game.hands[1 - seat][0]
     r = await other.click(stale, label=str(first))  # any press: redrawn in place, up to date
-    text = r.response.content
+    text = said(r.response)
     assert words.HAND_EXPIRED in text and "🟢 **Your turn**" in text
     assert not button(r.response, "Pass").disabled
     before = game.version
     r = await other.click(r.response, label="Pass")  # the fresh hand acts normally
-    assert "You passed" in r.response.content and game.version == before + 1
+    assert "You passed" in said(r.response) and game.version == before + 1
 
 
 async def test_a_hand_says_at_14_minutes_that_it_stops_following_and_then_is_left_alone(
@@ -128,28 +133,28 @@ async def test_a_hand_says_at_14_minutes_that_it_stops_following_and_then_is_lef
     other = by_id[live.seats[1 - seat].user_id]
     old = await open_hand(world, other)
     await world.env.advance_time(13 * 60 + 50)
-    assert words.HAND_RETIRED not in current_message(world, other, old).content
+    assert words.HAND_RETIRED not in said(current_message(world, other, old))
     await world.env.advance_time(15)  # 14 minutes and 5 seconds: the token's last edit
     last = current_message(world, other, old)
-    assert words.HAND_RETIRED in last.content and "/tienlen hand" in last.content
+    assert words.HAND_RETIRED in said(last) and "/tienlen hand" in said(last)
     assert hands.retired_count == 1 and hands.get(live.id, other.id).interaction is None
     edits = hands.edits
     await mover.click(await select(mover, await open_hand(world, mover),
                                    lowest(game.legal_plays(seat)).cards), label="Play")
     await world.env.settle()
     assert hands.edits == edits  # nothing more through the old token
-    assert current_message(world, other, old).content == last.content
+    assert said(current_message(world, other, old)) == said(last)
     r = await other.click(last, label=str(game.hands[1 - seat][0]))  # any press: a live hand
-    assert words.HAND_EXPIRED in r.response.content and "🟢 **Your turn**" in r.response.content
-    assert words.HAND_RETIRED not in r.response.content
+    assert words.HAND_EXPIRED in said(r.response) and "🟢 **Your turn**" in said(r.response)
+    assert words.HAND_RETIRED not in said(r.response)
     r = await other.click(r.response, label="Pass")
-    assert "You passed" in r.response.content
+    assert "You passed" in said(r.response)
     # The mover leads again: the other's hand follows without a press.
     await mover.click(await select(mover, await open_hand(world, mover),
                                    lowest(game.legal_plays(seat)).cards), label="Play")
     await world.env.settle()
     followed = current_message(world, other, last)
-    assert "🟢 **Your turn**" in followed.content and words.HAND_RETIRED not in followed.content
+    assert "🟢 **Your turn**" in said(followed) and words.HAND_RETIRED not in said(followed)
     assert hands.edits > edits
 
 
@@ -199,7 +204,7 @@ async def test_a_timeout_says_so_on_the_reminder_and_the_board(world: Any) -> No
     assert game.current != seat
     kept = channel_message(world, reminder.id)
     assert kept is not None and kept.content == f"<@{mover.id}> ran out of time."
-    text = board(world).embeds[0].description or ""
+    text = board_text(world)
     assert f"<@{mover.id}> ran out of time — played " in text, text  # they had to lead
     assert live.clock_events and game.events[live.clock_events[0]].seat == seat
     saved = json.loads((await world.store.get_game(live.game_id)).state_json)
@@ -237,9 +242,9 @@ async def test_the_server_setting_and_the_start_option(world: Any) -> None:
                                          permissions=discord.Permissions(manage_guild=True))
     admin = world.guild.add_member(world.env.create_user("admin"), roles=[admin_role])
     r = await admin.slash(world.channel, "tienlen settings")
-    assert "turn reminder: **half the turn**" in r.response.content  # the bot's default
+    assert "turn reminder: **half the turn**" in said(r.response)  # the bot's default
     r = await admin.slash(world.channel, "tienlen settings", turn_reminder=0)
-    assert "turn reminder: **off**" in r.response.content
+    assert "turn reminder: **off**" in said(r.response)
     assert (await world.store.get_guild_settings(world.guild.id)).turn_reminder == 0
     by_id, live = await started(world, 2, turn_seconds=60)
     assert live.turn_reminder == 0  # the server's default
@@ -273,7 +278,7 @@ async def test_hint_selects_and_says_why(world: Any) -> None:
     _seat, mover = person_on_turn(live, by_id)
     assert game.phase is Phase.PLAY
     r = await mover.click(await open_hand(world, mover), label="Hint")
-    text = r.response.content
+    text = said(r.response)
     assert "Hint: lead" in text or "Hint: play your last" in text, text
     assert not button(r.response, "Play").disabled  # the suggested cards are selected
 
@@ -290,7 +295,7 @@ class SlowToken:
     async def edit_original_response(self, **payload: Any) -> None:
         self.in_flight += 1
         self.most_in_flight = max(self.most_in_flight, self.in_flight)
-        self.contents.append(payload["content"])
+        self.contents.append(layout.text_of_view(payload["view"]))
         await self.release.wait()
         self.release.clear()
         self.in_flight -= 1

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from cogs import words
+from tests.support import layout
 
-from .tablekit import lowest, open_hand, select
+from .tablekit import board, lowest, open_hand, said, select
 from .test_live_hand import current_message, person_on_turn, started
 
 
@@ -36,8 +37,10 @@ async def test_hands_follow_again_after_a_restart(world: Any) -> None:
         if person is mover:
             continue
         shown = current_message(world, person, hands[pid])
-        assert ("Your turn" in shown.content) == (live2.seats[after].user_id == pid), shown.content
-        assert f"<@{mover.id}> {len(game.hand(seat))}" in shown.content, shown.content
+        assert ("Your turn" in said(shown)) == (live2.seats[after].user_id == pid), said(shown)
+        assert "To beat: " in said(shown), said(shown)  # the hand follows the table again
+        seats = "\n".join(layout.alt_texts(board(world)))  # every seat's cards: the board's
+        assert f"<@{mover.id}> — {len(game.hand(seat))} cards" in seats, seats
     # Closing the table deletes every kept hand.
     await world.bot.table_service.cancel(live2, live2.table.host_id)
     await world.env.settle()
@@ -61,5 +64,5 @@ async def test_restored_tokens_still_retire_and_say_so(world: Any) -> None:
     await world.env.settle()
     for pid, person in by_id.items():
         shown = current_message(world, person, hands[pid])
-        assert (words.HAND_RETIRED in shown.content) == (pid != late.id), shown.content
+        assert (words.HAND_RETIRED in said(shown)) == (pid != late.id), said(shown)
     assert [h.user_id for h in await world.store.live_hands()] == [late.id]

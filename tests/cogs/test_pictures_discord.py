@@ -14,8 +14,9 @@ from PIL import Image
 
 from cogs.pictures import BoardView, HandView, Pictures
 from engine import parse_cards
+from tests.support import layout
 
-from .tablekit import board, open_hand, open_table, seat_people
+from .tablekit import board, open_hand, open_table, said, seat_people
 from .test_table_flow import people
 
 
@@ -37,11 +38,18 @@ async def test_board_and_hand_carry_their_pictures(world: Any) -> None:
     message = board(world)
     (attachment,) = message.attachments
     assert attachment.filename == "board.png"
-    # SimCord keeps the reference as sent; the loopback fake resolves it like Discord does.
-    assert message.embeds[0].image.url in (attachment.url, "attachment://board.png")
+    # The V2 layout shows it in a media gallery (SimCord resolves the reference like Discord);
+    # the seat list is its description (alt text), so the text leaves the seats out.
+    assert layout.is_v2(message) and not message.embeds and not message.content
+    (gallery,) = [c for c in layout.walk(message.components)
+                  if isinstance(c, discord.MediaGalleryComponent)]
+    assert gallery.items[0].media.url in (attachment.url, "attachment://board.png")
+    (alt,) = layout.alt_texts(message)
+    assert f"1. <@{ps[0].id}> — 13 cards" in alt, alt
     assert "Table #" in (attachment.description or "")
-    assert "Stake 10" in (message.embeds[0].footer.text or "")  # the stake line moved down
-    assert "Stake" not in (message.embeds[0].description or "")
+    assert "Stake **10**" in layout.lines(message)[0]  # the stake: in the one head line
+    assert "1. <@" not in layout.text(message)  # the seats are the picture's
+    assert len(layout.lines(message)) <= 6
     image = Image.open(io.BytesIO(await attachment.read()))
     assert image.size == (840, 560)
     hand = await open_hand(world, ps[0])
@@ -53,16 +61,17 @@ async def test_board_and_hand_carry_their_pictures(world: Any) -> None:
 async def test_images_off_gives_text_only_and_on_brings_them_back(world: Any) -> None:
     admin = _admin(world)
     r = await admin.slash(world.channel, "tienlen settings", images="off")
-    assert r.ephemeral and "card pictures: **off**" in r.response.content
+    assert r.ephemeral and "card pictures: **off**" in said(r.response)
     assert (await world.store.get_guild_settings(world.guild.id)).images is False
     ps = await _start_two(world)
     message = board(world)
     assert message.attachments == []
-    assert message.embeds[0].image.url is None
-    assert "Stake" in (message.embeds[0].description or "")  # the full text
+    assert layout.alt_texts(message) == []  # no picture
+    assert "Stake" in layout.text(message)  # the full text, seats included
+    assert f"1. <@{ps[0].id}> — 13 cards" in layout.text(message)
     assert (await open_hand(world, ps[0])).attachments == []
     r = await admin.slash(world.channel, "tienlen settings", images="on")
-    assert "card pictures: **on**" in r.response.content
+    assert "card pictures: **on**" in said(r.response)
     await ps[0].click(board(world), label="Rules")  # any board update
     hand = await open_hand(world, ps[1])
     assert [a.filename for a in hand.attachments] == ["hand.png"]
@@ -96,14 +105,14 @@ async def test_start_needs_attach_files_and_external_emoji_only_while_pictures_a
     channel = world.guild.create_text_channel("plain", overwrites={world.bot.user: no_pictures})
     host = people(world, 1)[0]
     r = await host.slash(channel, "tienlen start")
-    text = r.response.content
+    text = said(r.response)
     assert r.ephemeral and "Attach Files" in text and "Use External Emojis" in text, text
     assert "Embed Links" not in text
     assert not world.bot.table_service.tables  # no table opened
     admin = _admin(world)
     await admin.slash(world.channel, "tienlen settings", images="off")
     r = await host.slash(channel, "tienlen start")
-    assert "is open" in r.response.content, r.response.content
+    assert "is open" in said(r.response), said(r.response)
 
 
 async def test_pictures_that_cannot_be_drawn_leave_the_messages_as_text(
@@ -123,10 +132,10 @@ async def test_pictures_that_cannot_be_drawn_leave_the_messages_as_text(
         with caplog.at_level(logging.INFO, "cogs.pictures"):
             ps = await _start_two(world)
             message = board(world)
-            assert message.attachments == [] and message.embeds[0].image.url is None
-            assert "Stake" in (message.embeds[0].description or "")  # the full text
+            assert message.attachments == [] and layout.alt_texts(message) == []
+            assert "Stake" in layout.text(message)  # the full text
             hand = await open_hand(world, ps[0])
-            assert hand.attachments == [] and "Your hand" in hand.content
+            assert hand.attachments == [] and "Your hand" in said(hand)
     finally:
         world.bot.pictures.close()
     failures = [r for r in caplog.records

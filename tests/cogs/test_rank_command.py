@@ -8,7 +8,7 @@ from typing import Any
 
 from cogs.tables import TablePhase
 
-from .tablekit import board, take_turn
+from .tablekit import board, said, take_turn
 
 
 def people(world: Any, n: int) -> list[Any]:
@@ -41,7 +41,7 @@ async def test_rank_after_two_ranked_games_shows_what_the_store_holds(world: Any
         assert rating is not None and rating.games == 2
         assert rating.last_change != 0  # a two-player game always moves both
         r = await person.slash(world.channel, "tienlen rank")
-        text = r.response.content
+        text = said(r.response)
         assert r.ephemeral, r
         assert f"<@{person.id}>" in text, text
         assert f"{rating.display:,}" in text, text
@@ -52,13 +52,13 @@ async def test_rank_after_two_ranked_games_shows_what_the_store_holds(world: Any
         assert any(t in text for t in ("Bronze", "Silver", "Gold", "Platinum", "Diamond")), text
     # someone else's rank, asked by name
     r = await host.slash(world.channel, "tienlen rank", user=guest)
-    assert f"<@{guest.id}>" in r.response.content and r.ephemeral
+    assert f"<@{guest.id}>" in said(r.response) and r.ephemeral
 
 
 async def test_rank_of_someone_never_rated_is_a_short_private_answer(world: Any) -> None:
     (person,) = people(world, 1)
     r = await person.slash(world.channel, "tienlen rank")
-    assert r.ephemeral and "no rating here yet" in r.response.content, r.response.content
+    assert r.ephemeral and "no rating here yet" in said(r.response), said(r.response)
     assert await world.bot.store.get_rating(world.guild.id, person.id) is None
 
 

@@ -11,7 +11,7 @@ import discord
 
 from cogs.tables import LiveTable, TablePhase
 
-from .tablekit import add_computers, board, board_text, take_turn
+from .tablekit import add_computers, board, board_text, said, take_turn
 
 
 def people(world: Any, n: int) -> list[Any]:
@@ -50,7 +50,7 @@ async def test_a_casual_game_changes_no_rating(world: Any) -> None:
     await world.env.settle()
     assert "Casual" in board_text(world) and "Ranked" not in board_text(world)
     await play_through(world, live, host)
-    assert "Casual" in (board(world).embeds[0].footer.text or "") + board_text(world)
+    assert "Casual" in board_text(world)
     assert await world.bot.store.get_rating(world.guild.id, host.id) is None
     record = await world.bot.store.get_game(live.game_id)
     assert record.ranked is False
@@ -85,7 +85,7 @@ async def test_a_ranked_game_moves_the_rating(world: Any) -> None:
 async def test_the_server_default_and_the_option_that_wins(world: Any) -> None:
     manager = admin(world)
     r = await manager.slash(world.channel, "tienlen settings", ranked="off")
-    assert "New tables: **Casual**" in r.response.content, r.response.content
+    assert "New tables: **Casual**" in said(r.response), said(r.response)
     assert await world.bot.store.get_ranked_default(world.guild.id) is False
     host = people(world, 1)[0]
     await host.slash(world.channel, "tienlen start")
@@ -104,5 +104,5 @@ async def test_the_server_default_and_the_option_that_wins(world: Any) -> None:
 async def test_only_a_manager_changes_the_default(world: Any) -> None:
     host = people(world, 1)[0]
     r = await host.slash(world.channel, "tienlen settings", ranked="off")
-    assert r.ephemeral and "Manage Server" in r.response.content, r.response.content
+    assert r.ephemeral and "Manage Server" in said(r.response), said(r.response)
     assert await world.bot.store.get_ranked_default(world.guild.id) is None

@@ -7,7 +7,17 @@ from typing import Any
 from cogs.tables import LiveTable, TablePhase
 from engine import Game, Played, parse_cards
 
-from .tablekit import board, board_text, open_hand, open_table, play, seat_people, select, take_turn
+from .tablekit import (
+    board,
+    board_text,
+    open_hand,
+    open_table,
+    play,
+    said,
+    seat_people,
+    select,
+    take_turn,
+)
 
 
 def people(world: Any, n: int) -> list[Any]:
@@ -33,7 +43,7 @@ async def test_options_autocomplete_every_option_and_its_values(world: Any) -> N
 async def test_new_options_open_a_table_and_show_in_the_rules(world: Any) -> None:
     (host,) = people(world, 1)
     r = await host.slash(world.channel, "tienlen start", options="card_exchange=sometimes")
-    assert r.ephemeral and "Option card_exchange" in r.response.content
+    assert r.ephemeral and "Option card_exchange" in said(r.response)
     live = await open_table(
         world, host,
         options="double_quad=on chop_after_pass=any_bomb cong=on card_exchange=tribute")
@@ -64,12 +74,12 @@ async def test_the_host_sets_the_stake_between_games(world: Any) -> None:
     assert await world.store.get_chips(world.guild.id, guest.id) == 50
     # only the host, and at most what the poorest seated person holds
     r = await guest.slash(world.channel, "tienlen stake", amount=20)
-    assert r.response.content == "Only the host can change the stake."
+    assert said(r.response) == "Only the host can change the stake."
     r = await host.slash(world.channel, "tienlen stake", amount=51)
-    assert "from 1 to 50 chips" in r.response.content
+    assert "from 1 to 50 chips" in said(r.response)
     assert live.table.stake == 10
     r = await host.slash(world.channel, "tienlen stake", amount=50)
-    assert not r.ephemeral and "from the next game the stake is **50** chips" in r.response.content
+    assert not r.ephemeral and "from the next game the stake is **50** chips" in said(r.response)
     assert live.table.stake == 50
     assert "Stake **50**" in board_text(world)  # the board shows it before the deal
     await host.slash(world.channel, "tienlen stake", amount=20)
@@ -78,7 +88,7 @@ async def test_the_host_sets_the_stake_between_games(world: Any) -> None:
     await host.click(board(world), label="Start")
     assert live.phase is TablePhase.PLAYING
     r = await host.slash(world.channel, "tienlen stake", amount=5)
-    assert r.ephemeral and "in progress" in r.response.content
+    assert r.ephemeral and "in progress" in said(r.response)
     assert live.table.stake == 20
     # between games again: the finished board shows the new stake and the next deal uses it
     await _finish(live, world, {host.id: host, guest.id: guest})
@@ -87,9 +97,8 @@ async def test_the_host_sets_the_stake_between_games(world: Any) -> None:
                    for p in (host, guest)])
     assert poorest >= 30  # 50 less one unit of 20 (the seeded deal is played out)
     await host.slash(world.channel, "tienlen stake", amount=min(7, poorest))
-    # with the board picture the stake line is the embed's footer (no bold there)
-    footer = board(world).embeds[0].footer.text or ""
-    shown = (board_text(world) + "\n" + footer).replace("**", "")
+    # with the board picture the stake is in the board's one head line
+    shown = board_text(world).replace("**", "")
     assert f"Stake {min(7, poorest)}" in shown
     await host.click(board(world), label="Start")
     assert live.game_id is not None
@@ -114,7 +123,7 @@ async def test_a_person_bombs_out_of_turn_with_any_bomb(world: Any) -> None:
     assert game.current == 1
     hand = await open_hand(world, b)
     selected = await select(b, hand, parse_cards("9S 9C 9D 9H"))
-    assert "beats the 2♠ on the table" in selected.content
+    assert "four 9s — beats the single 2♠" in said(selected)
     await b.click(selected, label="Play")
     chops = [e for e in game.events if isinstance(e, Played) and e.out_of_turn]
     assert [(e.seat, len(e.cards)) for e in chops] == [(2, 4)]

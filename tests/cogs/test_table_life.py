@@ -15,7 +15,7 @@ from cogs import words
 from cogs.i18n import words as words_of
 from cogs.tables import GameInProgress, GameResults, LiveTable, TableClosed, TablePhase
 
-from .tablekit import board, board_text, labels, open_hand, open_table, seat_people, take_turn
+from .tablekit import board, board_text, labels, open_hand, open_table, said, seat_people, take_turn
 
 
 def people(world: Any, n: int, prefix: str = "p") -> list[Any]:
@@ -66,13 +66,13 @@ async def test_ready_check_host_starts_and_the_one_not_ready_leaves_free(world: 
     assert live.phase is TablePhase.FINISHED and live.ready == [ps[1].id]
     assert "ready" in board_text(world) and "<t:" in board_text(world)
     twice = await ps[1].click(board(world), label="Play again")
-    assert twice.ephemeral and "already ready" in twice.response.content
+    assert twice.ephemeral and "already ready" in said(twice.response)
     assert live.ready == [ps[1].id]
     stranger = people(world, 1, "s")[0]
     r = await stranger.click(board(world), label="Play again")
-    assert r.ephemeral and "not seated" in r.response.content
+    assert r.ephemeral and "not seated" in said(r.response)
     r = await ps[1].click(board(world), label="Start")
-    assert r.ephemeral and "Only the host" in r.response.content
+    assert r.ephemeral and "Only the host" in said(r.response)
     await ps[0].click(board(world), label="Play again")
     before = await chips(world, ps[2])
     await ps[0].click(board(world), label="Start")  # ps[2] never pressed Play again
@@ -111,7 +111,7 @@ async def test_a_spectator_joins_the_finished_board_and_plays_the_next_game(worl
     assert [s.user_id for s in live.seats] == [ps[0].id, ps[1].id, spectator.id]
     assert "Play again" in labels(board(world))
     r = await spectator.click(board(world), label="Join")
-    assert r.ephemeral and "already seated" in r.response.content
+    assert r.ephemeral and "already seated" in said(r.response)
     for p in (*ps, spectator):
         await p.click(board(world), label="Play again")
     assert live.phase is TablePhase.PLAYING
@@ -135,18 +135,18 @@ async def test_leaving_a_running_game_a_computer_finishes_and_the_leaver_pays_la
     leaver = ps[0]  # the host leaves: the role passes on after the game
     kept = await open_hand(world, ps[1])  # seat 1 now, seat 0 once the leaver is unseated
     asked = await leaver.click(board(world), label="Leave game")
-    assert asked.ephemeral and "Leave the game" in asked.response.content
+    assert asked.ephemeral and "Leave the game" in said(asked.response)
     assert not live.left  # nothing changes until the confirmation
     stranger = people(world, 1, "s")[0]
     r = await stranger.click(board(world), label="Leave game")
-    assert r.ephemeral and "not seated" in r.response.content
+    assert r.ephemeral and "not seated" in said(r.response)
     done = await leaver.click(asked.response, label="Yes, leave the game")
-    assert "You left the game" in done.response.content
+    assert "You left the game" in said(done.response)
     assert live.has_left(0) and live.controlled_by_computer(0)
     again = await leaver.click(board(world), label="Leave game")
-    assert again.ephemeral and "You left this game" in again.response.content
+    assert again.ephemeral and "You left this game" in said(again.response)
     r = await leaver.click(board(world), label="My hand")
-    assert r.ephemeral and "You left this game" in r.response.content
+    assert r.ephemeral and "You left this game" in said(r.response)
     # the leave is in the store with the game (a restart keeps it)
     await world.restart()
     live = world.bot.table_service.tables[live.id]
@@ -162,7 +162,7 @@ async def test_leaving_a_running_game_a_computer_finishes_and_the_leaver_pays_la
     # A hand from the game, pressed after the seats moved up, is never drawn from another seat.
     card = next(c for c in labels(kept) if c[0].isdigit() or c[0] in "JQKA")
     r = await ps[1].click(kept, label=card)
-    assert "This game is over" in (r.response.content or ""), r
+    assert "This game is over" in (said(r.response) or ""), r
     assert live.table.host_id == ps[1].id  # the longest seated hosts now
     assert "(host" in board_text(world)
     assert sum([await chips(world, p) for p in ps]) == 3 * 1000
@@ -186,7 +186,7 @@ async def test_everyone_leaves_the_computers_play_out_and_the_table_closes(world
     assert sum([await chips(world, p) for p in ps]) == 2 * 1000
     data_check(world)
     r = await ps[0].slash(world.channel, "tienlen start")  # the channel is free again
-    assert r.ephemeral and "is open" in r.response.content
+    assert r.ephemeral and "is open" in said(r.response)
 
 
 async def test_an_idle_lobby_closes_itself_and_a_late_press_is_told(world: Any) -> None:
@@ -224,7 +224,7 @@ async def test_the_host_leaves_the_lobby_and_a_person_alone_may_close(world: Any
     live = await open_table(world, ps[0])
     await seat_people(world, ps[1:])
     r = await ps[2].click(board(world), label="Cancel")
-    assert r.ephemeral and "Only the host" in r.response.content
+    assert r.ephemeral and "Only the host" in said(r.response)
     await ps[0].click(board(world), label="Leave")
     assert live.table.host_id == ps[1].id
     assert f"<@{ps[1].id}> (host)" in board_text(world)
@@ -241,10 +241,10 @@ async def test_a_server_sets_the_idle_time_of_its_tables(world: Any) -> None:
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
     (player,) = people(world, 1)
     r = await player.slash(world.channel, "tienlen settings", idle_minutes=3)
-    assert r.ephemeral and "Manage Server" in r.response.content
+    assert r.ephemeral and "Manage Server" in said(r.response)
     assert await world.store.get_idle_minutes(world.guild.id) is None
     r = await boss.slash(world.channel, "tienlen settings", idle_minutes=3)
-    assert r.ephemeral and "after 3 minutes without a press" in r.response.content
+    assert r.ephemeral and "after 3 minutes without a press" in said(r.response)
     live = await open_table(world, player)
     assert live.idle_seconds == 180
     await world.env.advance_time(181)

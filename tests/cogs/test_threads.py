@@ -11,8 +11,9 @@ from typing import Any
 import discord
 
 from cogs.tables import TablePhase
+from tests.support import layout
 
-from .tablekit import add_computers, board, take_turn
+from .tablekit import add_computers, board, said, take_turn
 
 
 def people(world: Any, n: int) -> list[Any]:
@@ -27,7 +28,7 @@ def admin(world: Any) -> Any:
 async def test_a_table_in_its_own_thread_plays_through_and_is_archived(world: Any) -> None:
     host = people(world, 1)[0]
     r = await host.slash(world.channel, "tienlen start", thread="on")
-    assert r.ephemeral and "is open in its thread" in r.response.content, r.response.content
+    assert r.ephemeral and "is open in its thread" in said(r.response), said(r.response)
     (thread,) = world.channel.threads
     live = next(iter(world.bot.table_service.tables.values()))
     assert live.table.channel_id == thread.id and live.in_thread
@@ -53,20 +54,19 @@ async def test_a_table_in_its_own_thread_plays_through_and_is_archived(world: An
     await world.env.settle()
     fetched = await world.bot.fetch_channel(thread.id)
     assert isinstance(fetched, discord.Thread) and fetched.archived  # archived at close
-    assert "Closed" in (board(in_thread).embeds[0].title or "") or (
-        "closed" in (board(in_thread).embeds[0].description or "").lower())
+    assert "closed" in layout.text(board(in_thread)).lower()
 
 
 async def test_the_server_default_opens_threads(world: Any) -> None:
     manager = admin(world)
     r = await manager.slash(world.channel, "tienlen settings", threads="on")
-    assert "Tables in threads: **on**" in r.response.content, r.response.content
+    assert "Tables in threads: **on**" in said(r.response), said(r.response)
     host = people(world, 1)[0]
     r = await host.slash(world.channel, "tienlen start")
-    assert "is open in its thread" in r.response.content, r.response.content
+    assert "is open in its thread" in said(r.response), said(r.response)
     assert len(world.channel.threads) == 1
     r = await host.slash(world.channel, "tienlen start", thread="off")  # the option wins
-    assert "is open:" in r.response.content, r.response.content
+    assert "is open:" in said(r.response), said(r.response)
     assert len(world.bot.table_service.tables) == 2
 
 
@@ -76,14 +76,14 @@ async def test_a_missing_thread_permission_is_named_and_nothing_opens(world: Any
                                               overwrites={world.bot.user: no_threads})
     host = people(world, 1)[0]
     r = await host.slash(channel, "tienlen start", thread="on")
-    text = r.response.content
+    text = said(r.response)
     assert r.ephemeral and "Create Public Threads" in text, text
     assert "Send Messages in Threads" not in text
     assert not world.bot.table_service.tables and channel.threads == []
     quiet = discord.PermissionOverwrite(send_messages_in_threads=False)
     other = world.guild.create_text_channel("quiet", overwrites={world.bot.user: quiet})
     r = await host.slash(other, "tienlen start", thread="on")
-    assert "Send Messages in Threads" in r.response.content, r.response.content
+    assert "Send Messages in Threads" in said(r.response), said(r.response)
     assert not world.bot.table_service.tables
 
 

@@ -32,6 +32,10 @@ def text(content: str) -> dict[str, Any]:
     return {"type": 10, "content": content}
 
 
+def gallery(url: str, description: str = "the board") -> dict[str, Any]:
+    return {"type": 12, "items": [{"media": {"url": url}, "description": description}]}
+
+
 def command(name: str = "tienlen", **extra: Any) -> dict[str, Any]:
     return {"name": name, "type": 1, "description": "Play Tiến Lên", **extra}
 
@@ -94,6 +98,16 @@ CASES: list[tuple[str, str, Any, str, Any]] = [
     ("V2 over 4000 characters", MSG,
      {"flags": V2, "components": [text("a" * 2000), text("b" * 2001)]}, "components",
      {"flags": V2, "components": [text("a" * 2000), text("b" * 2000)]}),
+    ("V2 picture of a file not uploaded", MSG,
+     {"flags": V2, "components": [{"type": 17, "components": [
+         text("board"), gallery("attachment://board.png")]}]},
+     "components.0.components.1.items.0.media.url",
+     {"flags": V2, "components": [{"type": 17, "components": [
+         text("board"), gallery("https://x.test/board.png")]}]}),
+    ("V2 in a deferred update", CALLBACK + " click", {"type": 6, "data": {"flags": V2}},
+     "data.flags", {"type": 6}),
+    ("V2 in a deferred message", CALLBACK + " slash", {"type": 5, "data": {"flags": V2 | 64}},
+     "data.flags", {"type": 5, "data": {"flags": 64}}),
     ("V2 component without the flag", MSG, {"components": [text("board")]}, "components.0",
      {"flags": V2, "components": [text("board")]}),
     ("embed refers to a missing file", MSG,
@@ -301,3 +315,46 @@ def test_without_the_description_one_line_says_so_and_limits_still_apply(
     problems = validate.documented_limits("POST", "/channels/1/messages",
                                           {"components": [row(button("a"), button("a"))]})
     assert [p.dotted() for p in problems] == ["components.0.components.1.custom_id"]
+
+
+async def test_a_v2_message_shows_its_pictures_only_through_components(
+        fake: FakeDiscord, http: aiohttp.ClientSession) -> None:
+    """Discord shows a V2 message's attachments only where a component refers to them: the
+    board picture in its gallery (resolved to the uploaded file, alt text kept), not a file
+    sent beside it; an edit keeping the file by id keeps showing it."""
+    channel = fake.guild.channel_by_name("tienlen")
+    url = f"{fake.api_base}/channels/{channel.id}/messages"
+    payload = {"flags": V2, "components": [{"type": 17, "components": [
+        text("board"), gallery("attachment://board.png", "1. @ann — 13 cards")]}],
+        "attachments": [{"id": "0", "filename": "board.png"},
+                        {"id": "1", "filename": "extra.png"}]}
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps(payload), content_type="application/json")
+    for i, name in enumerate(("board.png", "extra.png")):
+        form.add_field(f"files[{i}]", b"png", filename=name,
+                       content_type="application/octet-stream")
+    async with http.post(url, data=form) as resp:
+        assert resp.status == 200, await resp.text()
+        made = await resp.json()
+    stored = fake.messages[int(made["id"])].data
+    assert [a["filename"] for a in stored["attachments"]] == ["board.png", "extra.png"]
+    assert [a["filename"] for a in fake.shown_attachments(stored)] == ["board.png"]
+    (item,) = stored["components"][0]["components"][1]["items"]
+    assert item["media"]["url"] == stored["attachments"][0]["url"]
+    assert item["description"] == "1. @ann — 13 cards"
+    kept = stored["attachments"][0]["id"]
+    edit = f"{url}/{made['id']}"
+    async with http.patch(edit, json={"flags": V2, "attachments": [{"id": kept}],
+                                      "components": [text("moved"),
+                                                     gallery("attachment://board.png")]}
+                          ) as resp:
+        assert resp.status == 200, await resp.text()
+    stored = fake.messages[int(made["id"])].data
+    assert [a["filename"] for a in fake.shown_attachments(stored)] == ["board.png"]
+    async with http.patch(edit, json={"flags": V2, "attachments": [],
+                                      "components": [text("gone"),
+                                                     gallery("attachment://board.png")]}
+                          ) as resp:
+        assert resp.status == 400  # the file it shows is no longer on the message
+    assert [p.code for r in fake.take_refusals() for p in r.problems] == [
+        "ATTACHMENT_NOT_FOUND"]

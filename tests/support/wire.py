@@ -111,8 +111,8 @@ async def play_turn(
         return
     hand = opened.original
     assert hand is not None and hand.ephemeral, opened.callback_data
-    status = hand.content
-    if "Your turn" not in status and "Your lead" not in status:
+    status = hand.text()
+    if "Your turn" not in status:
         return  # the board was a moment behind
     held = [card for card, _ in hand_cards(hand)]
     first = hand_cards(hand)[0][1]
@@ -126,7 +126,7 @@ async def play_turn(
         hand,
         "clear",
     ).get("disabled"), hand.text()  # type: ignore[union-attr]
-    choice = choose_play(held, None if "Your lead" in status else view.to_beat)
+    choice = choose_play(held, None if "you lead" in status else view.to_beat)
     if choice is not None:
         for card in choice:
             button = next(c for k, c in hand_cards(hand) if k == card)
@@ -136,7 +136,7 @@ async def play_turn(
         assert play is not None and not play.get("disabled"), hand.text()
         answer = await (await fake.click(me, hand, play["custom_id"])).response(5)  # type: ignore[arg-type]
         if refusal(answer) is None:
-            assert "You played" in hand.content, hand.content
+            assert "You played" in hand.text(), hand.text()
             return
     passing = hand_button(hand, "pass")
     if passing is not None and not passing.get("disabled"):

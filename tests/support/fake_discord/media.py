@@ -10,6 +10,7 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.support.fake_discord import validate
 from tests.support.fake_discord.models import _HTTPError, _json
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -63,6 +64,20 @@ class MediaMixin:
             files.append(entry)
         return payload, files
 
+    @staticmethod
+    def shown_attachments(data: dict[str, Any]) -> list[dict[str, Any]]:
+        """The attachments a person sees on a message: all of a classic message's; of a V2
+        message only those a component shows (an ``attachment://`` reference): Discord shows
+        nothing else of it."""
+        attachments = list(data.get("attachments") or [])
+        if not int(data.get("flags") or 0) & validate.FLAG_COMPONENTS_V2:
+            return attachments
+        shown = {str(m.get("attachment_id") or "") for m, _ in
+                 validate.media_references(data.get("components"))}
+        names = {str(m.get("reference") or m.get("url") or "").removeprefix("attachment://")
+                 for m, _ in validate.media_references(data.get("components"))}
+        return [a for a in attachments if str(a["id"]) in shown or a["filename"] in names]
+
     def _link_attachments(self, data: dict[str, Any]) -> None:
         """Resolve `attachment://name` in embeds to the message's attachment of that name, as
         Discord does; a reference to a file the message does not carry is recorded as an error."""
@@ -86,6 +101,21 @@ class MediaMixin:
                 for dim in ("width", "height"):
                     if dim in attached:
                         media[dim] = attached[dim]
+        for media, _ in validate.media_references(data.get("components")):
+            url = str(media.get("url") or "")
+            ref = url if url.startswith("attachment://") else str(media.get("reference") or "")
+            if not ref.startswith("attachment://"):
+                continue
+            attached = by_name.get(ref.removeprefix("attachment://"))
+            if attached is None:
+                self.errors.append(f"a component refers to {ref}, which the message lacks")
+                continue
+            media.update(url=attached["url"], proxy_url=attached["proxy_url"], reference=ref,
+                         content_type=attached.get("content_type"),
+                         attachment_id=str(attached["id"]))
+            for dim in ("width", "height"):
+                if dim in attached:
+                    media[dim] = attached[dim]
 
     # ------------------------------------------------------------------ application emoji
 

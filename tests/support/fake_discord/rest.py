@@ -549,7 +549,7 @@ class RestMixin:
         self._count_uploads(stored, files, shown)
         if body.get("poll"):
             data["poll"] = body["poll"]
-        if "embeds" in body or "attachments" in body or files:
+        if "embeds" in body or "components" in body or "attachments" in body or files:
             self._link_attachments(data)
         keep = FLAG_EPHEMERAL if stored.ephemeral else 0
         if "flags" in body and body["flags"] is not None:
@@ -629,6 +629,9 @@ class RestMixin:
         names = kept + [f["filename"] for f in files]
         embeds = body["embeds"] if "embeds" in body else stored.data.get("embeds")
         problems += validate.embed_references(embeds, ("embeds",), names)
+        if "components" in body:
+            problems += validate.component_references(body["components"], ("components",),
+                                                      names)
         if problems:
             self.refuse("PATCH", f"message {stored.id}", problems)
 

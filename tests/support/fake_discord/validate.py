@@ -43,6 +43,7 @@ _SPEC_URI = "urn:discord-api-spec"
 
 INVALID_FORM_BODY = 50035
 FLAG_COMPONENTS_V2 = 1 << 15
+FLAG_EPHEMERAL = 1 << 6
 V2_MAX_COMPONENTS = 40
 V2_MAX_TEXT = 4000
 CONTENT_MAX = 2000
@@ -328,6 +329,12 @@ def _callback(body: Mapping[str, Any], uploads: Sequence[str]) -> Iterator[Probl
         return
     if ctype in (4, 7):
         yield from _message(data, ("data",), uploads, () if ctype == 4 else None)
+    elif ctype in (5, 6):
+        flags = data.get("flags")
+        if isinstance(flags, int) and flags & ~FLAG_EPHEMERAL:
+            yield Problem(("data", "flags"), "INTERACTION_DEFERRED_FLAGS",
+                          "A deferred response may only set the EPHEMERAL flag (a V2 message "
+                          "after a defer goes through an edit of the original).", flags)
     elif ctype == 8:
         choices = data.get("choices")
         if isinstance(choices, list):
@@ -375,10 +382,42 @@ def _message(body: Mapping[str, Any], at: Field, uploads: Sequence[str],
         yield from _embeds(embeds, (*at, "embeds"), files)
     if isinstance(components, list):
         yield from _components(components, (*at, "components"), v2)
+        if kept_files is not None:
+            yield from component_references(components, (*at, "components"),
+                                            [*uploads, *kept_files])
     yield from _allowed_mentions(body.get("allowed_mentions"), (*at, "allowed_mentions"))
     attachments = body.get("attachments")
     if isinstance(attachments, list):
         yield from _attachments(attachments, (*at, "attachments"), uploads)
+
+
+def media_references(components: Any) -> Iterator[tuple[dict[str, Any], Field]]:
+    """Every unfurled media item of a V2 layout (a gallery's items, a thumbnail, a file) with
+    where it is, relative to the components."""
+    if not isinstance(components, list):
+        return
+    for c, here in _walk(components, ()):
+        ctype = c.get("type")
+        if ctype == 12:
+            for i, item in enumerate(c.get("items") or []):
+                if isinstance(item, dict) and isinstance(item.get("media"), dict):
+                    yield item["media"], (*here, "items", i, "media")
+        elif ctype == 11 and isinstance(c.get("media"), dict):
+            yield c["media"], (*here, "media")
+        elif ctype == 13 and isinstance(c.get("file"), dict):
+            yield c["file"], (*here, "file")
+
+
+def component_references(components: Any, at: Field, files: Sequence[str]
+                         ) -> Iterator[Problem]:
+    """The ``attachment://`` references of a V2 layout that name none of ``files``: Discord
+    refuses them (a picture of a V2 message shows only through such a reference)."""
+    for media, here in media_references(components):
+        url = media.get("url")
+        if (isinstance(url, str) and url.startswith("attachment://")
+                and url.removeprefix("attachment://") not in files):
+            yield Problem((*at, *here, "url"), "ATTACHMENT_NOT_FOUND",
+                          "The message has no attachment of that name.", url)
 
 
 def embed_references(embeds: Any, at: Field, files: Sequence[str]) -> list[Problem]:
