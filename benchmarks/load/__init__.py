@@ -31,6 +31,7 @@ from benchmarks.load.players import (
     hand_button,
     hand_cards,
     read_board,
+    to_beat_of,
 )
 from benchmarks.load.process import BotProcess
 from benchmarks.load.report import LoadResult
@@ -48,4 +49,5 @@ __all__ = [
     "main",
     "read_board",
     "run_load",
+    "to_beat_of",
 ]

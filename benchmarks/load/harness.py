@@ -28,6 +28,7 @@ from benchmarks.load.players import (
     hand_button,
     hand_cards,
     read_board,
+    to_beat_of,
 )
 from benchmarks.load.process import BotProcess
 from benchmarks.load.report import (
@@ -331,8 +332,8 @@ class Harness:
                 return
             if "Your turn" not in status:
                 return  # not my turn any more (the board was behind)
-            held = hand_cards(hand)
-            to_beat = None if "you lead" in status else view.to_beat
+            held = hand_cards(hand)  # what to beat: the hand's, not the board's (a moment behind)
+            to_beat = None if "you lead" in status else to_beat_of(status)
             choice = choose_play([c for c, _ in held], to_beat)
             if choice is None:
                 text = await self.press(me, hand, "pass")

@@ -40,12 +40,15 @@ def read_board(message: StoredMessage) -> BoardView:
     if seats:
         return BoardView("lobby", None, None, int(seats.group(1)))
     turn = _TURN_RE.search(desc)
-    to_beat: list[Card] | None = None
-    for line in desc.splitlines():
+    return BoardView("playing", int(turn.group(1)) if turn else None, to_beat_of(desc), 0)
+
+
+def to_beat_of(text: str) -> list[Card] | None:
+    """The play to beat in a board's or a hand's text ("To beat: 9♣ 9♥ by @bob"), or None."""
+    for line in text.splitlines():
         if line.startswith("To beat:"):
-            rest = line[len("To beat:") :].strip()
-            to_beat = parse_cards(rest.split(" by ", 1)[0])
-    return BoardView("playing", int(turn.group(1)) if turn else None, to_beat, 0)
+            return parse_cards(line[len("To beat:") :].strip().split(" by ", 1)[0])
+    return None
 
 
 def board_table_id(message: StoredMessage) -> int | None:

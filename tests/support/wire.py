@@ -17,6 +17,7 @@ from benchmarks.load import (
     hand_button,
     hand_cards,
     read_board,
+    to_beat_of,
 )
 from tests.support.fake_discord import FakeDiscord, InteractionHandle, StoredMessage
 
@@ -126,7 +127,8 @@ async def play_turn(
         hand,
         "clear",
     ).get("disabled"), hand.text()  # type: ignore[union-attr]
-    choice = choose_play(held, None if "you lead" in status else view.to_beat)
+    # the hand says what to beat (the board may be a moment behind it)
+    choice = choose_play(held, None if "you lead" in status else to_beat_of(status))
     if choice is not None:
         for card in choice:
             button = next(c for k, c in hand_cards(hand) if k == card)
