@@ -56,7 +56,7 @@ async def _press(fake: FakeDiscord, me: Any, message: StoredMessage,
 
 
 def _to_beat(hand: StoredMessage) -> list[Card] | None:
-    for line in hand.content.splitlines():
+    for line in hand.text().splitlines():
         if line.startswith("To beat: "):
             rest = line[len("To beat: "):]
             return None if rest.startswith("nothing") else parse_cards(rest.split(" by ", 1)[0])
@@ -70,7 +70,7 @@ async def _take_turn(fake: FakeDiscord, me: Any, board: StoredMessage, table: in
     opened, took = await _press(fake, me, board, f"tl:b:{table}:hand")
     answers.append(took)
     hand = opened.original
-    if hand is None or ("Your turn" not in hand.content and "Your lead" not in hand.content):
+    if hand is None or "Your turn" not in hand.text():
         return
     choice = choose_play([card for card, _ in hand_cards(hand)], _to_beat(hand))
     for card in choice or []:
@@ -139,7 +139,7 @@ async def test_a_picture_that_did_not_change_is_kept_not_sent_again(tmp_path: Pa
     seen: dict[int, list[tuple[int, int, tuple[int, str] | None]]] = {}  # hand -> updates
 
     def watch(message: StoredMessage) -> None:
-        if message.ephemeral and "Your hand" in message.content:
+        if message.ephemeral and "Your hand" in message.text():
             seen.setdefault(message.id, []).append(
                 (message.edit_count, message.uploads, _hand_picture(fake, message)))
 

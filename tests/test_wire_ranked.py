@@ -115,7 +115,7 @@ async def test_two_ranked_games_rank_and_ladder_then_a_casual_game(tmp_path: Pat
 
         # A casual table: its game changes no rating and its post has no rating block.
         stopped = await (await fake.slash(alice, "tienlen", "stop", channel=channel)).response(5)
-        assert not stopped.ephemeral, stopped.callback_data
+        assert stopped.ephemeral, stopped.callback_data  # the board tells the channel
         opened = await (await fake.slash(alice, "tienlen", "start", {"ranked": "off"},
                                          channel=channel)).response(5)
         found = re.search(r"Table #(\d+)", str((opened.callback_data or {}).get("content")))

@@ -19,7 +19,7 @@ from data import HandPrefs, StoreError
 from engine import Card, Rank, Suit
 
 from .forge import forge_slash, opt, reply_text
-from .tablekit import board, labels, open_hand, open_table, seat_people
+from .tablekit import board, labels, open_hand, open_table, said, seat_people
 from .test_languages import VI_LOCALE, locales  # noqa: F401 - a fixture
 from .test_table_flow import people
 
@@ -130,7 +130,7 @@ async def test_pictures_off_for_one_person_only(world: Any) -> None:
     await alice.slash(world.channel, "tienlen prefs", pictures="off")
     hand = await open_hand(world, alice)
     assert hand.attachments == []
-    assert "Your hand" in hand.content  # the text carries the hand
+    assert "Your hand" in said(hand)  # the text carries the hand
     assert [a.filename for a in (await open_hand(world, bob)).attachments] == ["hand.png"]
     assert [a.filename for a in board(world).attachments] == ["board.png"]
     await alice.slash(world.channel, "tienlen prefs", pictures="on")

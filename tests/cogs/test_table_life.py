@@ -232,7 +232,7 @@ async def test_the_host_leaves_the_lobby_and_a_person_alone_may_close(world: Any
     assert live.table.host_id == ps[2].id
     await ps[2].click(board(world), label="Add computer player")  # computers do not count
     r = await ps[2].slash(world.channel, "tienlen stop")
-    assert not r.ephemeral
+    assert r.ephemeral  # only the person who stopped it is answered: the board tells the channel
     assert live.table.status == "closed"
 
 

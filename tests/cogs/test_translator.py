@@ -65,7 +65,8 @@ async def test_choices_have_vietnamese_names_and_the_same_values(
         assert vi, (where, choice)
     by = {c["value"]: c["name_localizations"]["vi"] for where, c in choices
           if where == "leaderboard by"}
-    assert by == {"chips": "chip", "wins": "số ván thắng", "winrate": "tỉ lệ thắng"}
+    assert by == {"chips": "chip", "wins": "số ván thắng", "winrate": "tỉ lệ thắng",
+                  "rating": "điểm xếp hạng"}
     start_rules = {c["value"]: c for where, c in choices if where == "tienlen start rules"}
     assert start_rules["southern"]["name"] == "southern"
     assert start_rules["southern"]["name_localizations"]["vi"] == "miền Nam (mặc định)"
