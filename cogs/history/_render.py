@@ -45,7 +45,8 @@ def face_up(w: Words, loaded: Loaded, step: int) -> FaceUpView:
     record = loaded.record
     game = loaded.replay[step].game
     return face_up_view(game, _names(w, loaded), table=record.table_id or 0, stake=record.stake,
-                        chips=loaded.chips() if game.is_over else None, words=board_words(w))
+                        chips=loaded.chips() if game.is_over else None,
+                        words=board_words(w, len(loaded.players)))
 
 
 def frames(w: Words, loaded: Loaded) -> list[FaceUpView]:

@@ -233,7 +233,8 @@ def board_view(live: LiveTable) -> BoardView | None:
     w = render.table_words(live)
     names, keeps = seat_names(w, live)
     return pictures.board_view(game, names, table=live.id, stake=live.table.stake,
-                               away=live.auto, chips=chips, words=board_words(w), keeps=keeps)
+                               away=live.auto, chips=chips, words=board_words(w, len(live.seats)),
+                               keeps=keeps)
 
 
 def revealed_view(live: LiveTable, results: GameResults) -> BoardView | None:
@@ -248,7 +249,7 @@ def revealed_view(live: LiveTable, results: GameResults) -> BoardView | None:
     w = render.table_words(live)
     names, keeps = seat_names(w, live)
     return pictures.board_view(game, names, table=live.id, stake=live.table.stake, chips=chips,
-                               reveal=True, words=board_words(w), keeps=keeps)
+                               reveal=True, words=board_words(w, len(live.seats)), keeps=keeps)
 
 
 def seat_names(w: Words, live: LiveTable) -> tuple[list[str], list[str]]:
@@ -266,7 +267,7 @@ def seat_names(w: Words, live: LiveTable) -> tuple[list[str], list[str]]:
     return names, keeps
 
 
-def board_words(w: Words) -> BoardWords:
+def board_words(w: Words, seats: int | None = None) -> BoardWords:
     """The words drawn on a board picture, in the table's language."""
     return BoardWords(
         header=w._("Table #{table} · stake {stake}", table="{table}", stake="{stake}"),
@@ -281,7 +282,7 @@ def board_words(w: Words) -> BoardWords:
         last_card=w._("1 CARD!"),
         two_cards=w._("2 CARDS!"),
         won_trick=w._("{name} won the trick", name="{name}"),
-        places=tuple(glossary.place(w, n) for n in range(1, 9)),
+        places=tuple(glossary.place(w, n, of=seats) for n in range(1, 9)),  # the last: bét
         group="".join(c for c in w.num(1000) if not c.isdigit()) or ",",
     )
 
