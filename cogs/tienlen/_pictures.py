@@ -183,14 +183,38 @@ def sent(bot: TienLenBot, picture: Plan, message: Any) -> None:
         memory.uploads += 1
     else:
         memory.kept += 1
-    attachments = getattr(message, "attachments", None) or []
-    attachment = next((a for a in attachments if a.filename == picture.filename), None)
+    attachment = shown_attachment(message, picture.filename)
     if (attachment is None or not isinstance(getattr(message, "id", None), int)
             or memory.in_flight(picture.slot)):  # another edit may land after this one
         memory.set(picture.slot, None)  # unknown: the next edit uploads it again
         return
     memory.set(picture.slot, Shown(message.id, picture.key, attachment))
     bot.pictures.shown(picture.slot, picture.key)
+
+
+def shown_attachment(message: Any, filename: str) -> discord.Attachment | None:
+    """The attachment ``filename`` that ``message`` shows, to keep it by id in a later edit.
+    Discord leaves the attachments a message's components (or embeds) show out of its
+    ``attachments``: a V2 message's picture is found through its media item's
+    ``attachment_id``."""
+    for attachment in getattr(message, "attachments", None) or []:
+        if attachment.filename == filename:
+            return attachment  # type: ignore[no-any-return]
+    state = getattr(message, "_state", None)
+    stack = list(getattr(message, "components", None) or [])
+    while stack and state is not None:
+        component = stack.pop()
+        stack.extend(getattr(component, "children", None) or ())
+        media = [getattr(item, "media", None) for item in getattr(component, "items", None) or ()]
+        media.append(getattr(component, "media", None))  # a thumbnail
+        for item in media:
+            aid = getattr(item, "attachment_id", None)
+            url = str(getattr(item, "url", "") or "")
+            if aid and url.split("?", 1)[0].endswith("/" + filename):
+                return discord.Attachment(state=state, data={
+                    "id": aid, "filename": filename, "size": 0, "url": url,
+                    "proxy_url": str(getattr(item, "proxy_url", None) or url)})
+    return None
 
 
 def board_slot(live: LiveTable) -> tuple[str, int]:

@@ -12,6 +12,8 @@ import discord
 import pytest
 from discord import app_commands
 
+from cogs.tienlen._pictures import shown_attachment
+
 from .fake_discord import FakeDiscord
 from .test_fake_discord import STEP, TOKEN, MiniBot, pointed_at
 
@@ -104,9 +106,14 @@ async def test_an_edit_keeps_listed_attachments_drops_the_others_and_refuses_str
         embed = discord.Embed(title="t").set_image(url="attachment://board.png")
         sent = await channel.send(embed=embed, files=[_file("board.png"), _file("x.png")])
         stored = fake.message(sent.id)
-        board, extra = sent.attachments
+        # Discord leaves the attachments an embed (or a V2 component) shows out of the message
+        # it returns: only x.png is listed; board.png is known by its id in the stored message.
+        (extra,) = sent.attachments
+        assert extra.filename == "x.png"
+        shown = next(a for a in stored.data["attachments"] if a["filename"] == "board.png")
+        board = discord.Attachment(state=sent._state, data=shown)
         edited = await sent.edit(content="moved", attachments=[board])  # keep one, drop x.png
-        assert [a.id for a in edited.attachments] == [board.id]
+        assert edited.attachments == []  # the one kept is the embed's picture
         assert [int(a["id"]) for a in stored.data["attachments"]] == [board.id]
         assert stored.embeds[0]["image"]["url"] == board.url  # still resolved
         assert (stored.uploads, stored.reuploads, len(stored.upload_digests)) == (2, 0, 1)
@@ -121,6 +128,28 @@ async def test_an_edit_keeps_listed_attachments_drops_the_others_and_refuses_str
         await sent.edit(attachments=[_file("board.png", PNG + b"new")])
         assert (stored.uploads, stored.reuploads, len(stored.upload_digests)) == (4, 1, 2)
         assert (fake.uploads_total, fake.reuploads_total, fake.distinct_uploads_total) == (4, 1, 2)
+
+
+async def test_a_v2_message_is_returned_with_its_picture_in_its_components_only(
+        fake: FakeDiscord) -> None:
+    """As Discord does, a V2 message comes back without the attachment its gallery shows in
+    `attachments`; the bot finds it through the media item's attachment_id and keeps it by id."""
+    async with started(fake) as bot:
+        channel = bot.get_channel(fake.channel("tienlen").id)
+        assert isinstance(channel, discord.TextChannel)
+        layout: discord.ui.LayoutView = discord.ui.LayoutView()
+        layout.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem("attachment://hand.png")))
+        sent = await channel.send(view=layout, files=[_file("hand.png")])
+        stored = fake.message(sent.id)
+        assert sent.attachments == [] and len(stored.data["attachments"]) == 1
+        kept = shown_attachment(sent, "hand.png")
+        assert kept is not None and kept.id == int(stored.data["attachments"][0]["id"])
+        assert shown_attachment(sent, "board.png") is None
+        edited = await sent.edit(view=layout, attachments=[kept])
+        again = shown_attachment(edited, "hand.png")
+        assert again is not None and again.id == kept.id
+        assert (stored.uploads, stored.reuploads) == (1, 0)  # nothing uploaded again
+    assert not fake.errors, fake.errors
 
 
 async def test_interaction_responses_followups_and_edits_carry_files(fake: FakeDiscord) -> None:

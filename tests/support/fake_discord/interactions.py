@@ -326,7 +326,7 @@ class InteractionsMixin:
                 if bad:
                     raise LookupError(f"values {bad} are not options of select {custom_id!r}")
         payload = self._base_interaction(3, u, ch, data)
-        payload["message"] = json.loads(_dumps(stored.data))
+        payload["message"] = json.loads(_dumps(validate.as_returned(stored.data)))
         return self._send_interaction(payload, u, "click", custom_id)
 
     def _send_interaction(
@@ -449,7 +449,7 @@ class InteractionsMixin:
         }
         resource: dict[str, Any] = {"type": ctype}
         if message is not None:
-            resource["message"] = message.data
+            resource["message"] = validate.as_returned(message.data)
         return _json({"interaction": interaction, "resource": resource})
 
     def _hook_handle(self, p: dict[str, str]) -> InteractionHandle:
@@ -493,18 +493,18 @@ class InteractionsMixin:
             stored = self._new_message(ch, body, files, ephemeral_user=eph, interaction=handle)
             handle.followup_ids.append(stored.id)
         if request.query.get("wait") in ("1", "true", "True"):
-            return _json(stored.data)
+            return _json(validate.as_returned(stored.data))
         return web.Response(status=204)
 
     async def _h_hook_get(self, request: web.Request, p: dict[str, str]) -> web.Response:
         handle = self._hook_handle(p)
-        return _json(self._hook_message(handle, p["mid"]).data)
+        return _json(validate.as_returned(self._hook_message(handle, p["mid"]).data))
 
     async def _h_hook_edit(self, request: web.Request, p: dict[str, str]) -> web.Response:
         handle = self._hook_handle(p)
         stored = self._hook_message(handle, p["mid"])
         body, files = await self._body(request)
-        return _json(self._edit_message(stored, body, files).data)
+        return _json(validate.as_returned(self._edit_message(stored, body, files).data))
 
     async def _h_hook_delete(self, request: web.Request, p: dict[str, str]) -> web.Response:
         handle = self._hook_handle(p)

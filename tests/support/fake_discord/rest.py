@@ -517,7 +517,7 @@ class RestMixin:
             self._deliver_mentions(stored, body)
         self._notify(stored)
         if ephemeral_user is None:
-            event = dict(data)
+            event = dict(validate.as_returned(data))
             event["member"] = self.guilds[channel.guild_id].member_payload(
                 self.bot_user, with_user=False
             )
@@ -563,7 +563,7 @@ class RestMixin:
         stored.updated_at = time.perf_counter()
         self._notify(stored)
         if not stored.ephemeral:
-            event = dict(data)
+            event = dict(validate.as_returned(data))
             self.dispatch("MESSAGE_UPDATE", event, intent=INTENT_GUILD_MESSAGES)
         return stored
 
@@ -749,22 +749,22 @@ class RestMixin:
             if seen is not None and self._now() - seen[1] < NONCE_WINDOW:
                 earlier = self.messages.get(seen[0])
                 if earlier is not None and not earlier.deleted:
-                    return _json(earlier.data)
+                    return _json(validate.as_returned(earlier.data))
         stored = self._new_message(ch, body, files)
         if body.get("enforce_nonce") and nonce is not None:
             self._nonces[key] = (stored.id, self._now())
-        return _json(stored.data)
+        return _json(validate.as_returned(stored.data))
 
     async def _h_msg_list(self, request: web.Request, p: dict[str, str]) -> web.Response:
         self._check_auth(request)
         ch = self._channel_or_404(p["cid"])
         limit = int(request.query.get("limit", "50"))
-        msgs = [m.data for m in self.channel_messages(ch)]
+        msgs = [validate.as_returned(m.data) for m in self.channel_messages(ch)]
         return _json(list(reversed(msgs))[:limit])
 
     async def _h_msg_get(self, request: web.Request, p: dict[str, str]) -> web.Response:
         self._check_auth(request)
-        return _json(self._channel_message(p).data)
+        return _json(validate.as_returned(self._channel_message(p).data))
 
     async def _h_msg_edit(self, request: web.Request, p: dict[str, str]) -> web.Response:
         self._check_auth(request)
@@ -772,7 +772,7 @@ class RestMixin:
         self._thread_before_edit(stored.channel_id)  # type: ignore[attr-defined]
         self._check_old_edit(stored.created_at, stored.channel_id)
         body, files = await self._body(request)
-        return _json(self._edit_message(stored, body, files).data)
+        return _json(validate.as_returned(self._edit_message(stored, body, files).data))
 
     async def _h_msg_delete(self, request: web.Request, p: dict[str, str]) -> web.Response:
         self._check_auth(request)

@@ -408,6 +408,29 @@ def media_references(components: Any) -> Iterator[tuple[dict[str, Any], Field]]:
             yield c["file"], (*here, "file")
 
 
+def as_returned(data: dict[str, Any]) -> dict[str, Any]:
+    """A message as Discord returns it to the bot (REST answers, callback resources, gateway
+    events, the message a component interaction carries): attachments that its components or
+    embeds show (``attachment://`` references, resolved to the file) are left out of
+    ``attachments`` — they are reached through the component's ``attachment_id`` or the embed's
+    URL (Discord's documentation of the message object, 2026). The stored message keeps them."""
+    used = {str(m.get("attachment_id")) for m, _ in media_references(data.get("components"))
+            if m.get("attachment_id")}
+    for embed in data.get("embeds") or []:
+        for key in ("image", "thumbnail"):
+            media = embed.get(key)
+            if isinstance(media, dict) and str(media.get("reference") or "").startswith(
+                    "attachment://"):
+                used.update(str(a["id"]) for a in data.get("attachments") or []
+                            if a["filename"] == str(media["reference"]).removeprefix(
+                                "attachment://"))
+    if not used:
+        return data
+    out = dict(data)
+    out["attachments"] = [a for a in data.get("attachments") or [] if str(a["id"]) not in used]
+    return out
+
+
 def component_references(components: Any, at: Field, files: Sequence[str]
                          ) -> Iterator[Problem]:
     """The ``attachment://`` references of a V2 layout that name none of ``files``: Discord
