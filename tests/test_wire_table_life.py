@@ -49,7 +49,7 @@ def chips(db_path: Path) -> dict[int, int]:
 
 
 async def play_to_the_end(fake: FakeDiscord, channel: int, table: int, people: list[Any],
-                          timeout: float = 90) -> str:  # noqa: ASYNC109
+                          timeout: float = 240) -> str:  # noqa: ASYNC109
     """The people play their turns from the board and their hands until the game is over."""
     ids = {p.id: p for p in people}
     deadline = time.monotonic() + timeout
