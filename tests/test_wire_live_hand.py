@@ -22,6 +22,7 @@ import secrets
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -81,6 +82,24 @@ async def press(fake: FakeDiscord, who: FakeUser, hand: StoredMessage,
     return answer
 
 
+async def in_play(fake: FakeDiscord, board: Callable[[], StoredMessage | None], table: int,
+                  people: list[FakeUser]) -> StoredMessage:
+    """The board once a game is in play. The deal is not seeded: one that ends at once (an
+    instant win, tới trắng) shows the finished board, and everyone's Play again deals anew."""
+    hand, again = f"tl:b:{table}:hand", f"tl:b:{table}:again"
+    for _ in range(5):
+        await fake.wait_until(lambda: (b := board()) is not None and (
+            hand in b.custom_ids() or again in b.custom_ids()), 10)
+        b = board()
+        assert b is not None
+        if hand in b.custom_ids():
+            return b
+        for person in people:
+            ready = await (await fake.click(person, b, again)).response(5)
+            assert ready.callback_type == 7, ready.callback_data
+    raise AssertionError("five deals in a row ended at once")
+
+
 async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> None:
     token = f"wire.{secrets.token_hex(16)}"
     fake = FakeDiscord(allowed_tokens={token})
@@ -111,6 +130,7 @@ async def test_four_people_play_from_the_hand_message_alone(tmp_path: Path) -> N
         assert b is not None
         started = await (await fake.click(people[0], b, f"tl:b:{table}:start")).response(5)
         assert started.callback_type == 7, started.callback_data
+        b = await in_play(fake, board, table, people)
 
         hands: dict[int, StoredMessage] = {}
         for person in people:  # `My hand`, once each
