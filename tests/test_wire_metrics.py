@@ -107,11 +107,14 @@ async def test_metrics_move_during_a_game_and_health_follows_the_connection(
                 break
             await play_turn(fake, me, board, view, table)
             assert time.monotonic() < deadline, "the game did not end within 90 s"
-            await fake.wait_until(
-                lambda b=board, e=board.edit_count: (
-                    newest_board(fake, channel) is not b or b.edit_count > e),
-                10,
-            )
+            try:  # the board moves on; if not (a busy CI, the board a moment behind), look again
+                await fake.wait_until(
+                    lambda b=board, e=board.edit_count: (
+                        newest_board(fake, channel) is not b or b.edit_count > e),
+                    10,
+                )
+            except TimeoutError:
+                continue
 
         after = await scrape(port)
         assert value(after, "tienlen_games_finished_total") == 1

@@ -110,7 +110,7 @@ async def test_a_game_with_pictures_over_the_wire(tmp_path: Path) -> None:
             assert int(button["emoji"]["id"]) in fake.application_emojis
 
         first_board: int | None = None
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 240
         while True:
             board, view = await until_board(
                 fake, channel, lambda v: v.phase == "over" or v.turn_user == me.id, timeout=20
@@ -122,13 +122,17 @@ async def test_a_game_with_pictures_over_the_wire(tmp_path: Path) -> None:
                 await _act_after_deleting_the_board(fake, me, board, table)
             else:
                 await play_turn(fake, me, board, view, table)
-            assert time.monotonic() < deadline, "the game did not end within 90 s"
-            await fake.wait_until(
-                lambda b=board, e=board.edit_count: (
-                    b.deleted or fake.channel_messages(channel)[-1:] != [b] or b.edit_count > e
-                ),
-                10,
-            )
+            assert time.monotonic() < deadline, "the game did not end within 240 s"
+            try:  # the board moves on; if not (a busy CI, the board a moment behind), play again
+                await fake.wait_until(
+                    lambda b=board, e=board.edit_count: (
+                        b.deleted or fake.channel_messages(channel)[-1:] != [b]
+                        or b.edit_count > e
+                    ),
+                    10,
+                )
+            except TimeoutError:
+                continue
         boards = {m.id for m in fake.channel_messages(channel) if board_table_id(m) is not None}
         assert boards and first_board not in boards  # a new board was posted after the delete
         in_game = [(atts, image) for phase, atts, image in updates if phase in ("playing", "over")]
