@@ -139,6 +139,7 @@ async def run_bot(settings: Settings, *, force_sync: bool = False) -> int:
         executor=executor,
         ai_delay=settings.AI_DELAY_SECONDS,
         board_interval=settings.BOARD_EDIT_INTERVAL,
+        seed=settings.GAME_SEED,
         **options,
     )
     loop = asyncio.get_running_loop()

@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     PICTURE_WORKERS: int | None = Field(default=None, ge=0, le=64)
     # Test hook: seconds each pooled drawing waits before it starts (0 in service).
     PICTURE_TEST_DELAY: float = Field(default=0.0, ge=0, le=60)
+    # Test hook: seeds the deals and the computer players' choices, so a test's games repeat
+    # (unset in service: every deal is fresh randomness).
+    GAME_SEED: int | None = Field(default=None, ge=0)
     # Requests a second the whole bot may make on its own (Discord allows ~50 per bot token; 40
     # leaves room for requests that the network or a busy event loop bunch into one second);
     # processes sharing one token each take REST_BUDGET_PER_SECOND / REST_PROCESSES (unset:

@@ -6,7 +6,8 @@ attachments by id as Discord does and counts every upload.
   attachment (same id); no upload anywhere re-sends the picture its message showed.
 - An answer never waits for a drawing: with every drawing slowed by the test hook
   (`PICTURE_TEST_DELAY`), each press is answered well within Discord's 3 s and the picture comes
-  in a later edit.
+  in a later edit; a card press keeps the hand's picture (it shows the cards held, not the
+  selection) and brings no second edit.
 - A drawing process killed mid-job is replaced, the job drawn again: the table carries on and
   the picture arrives.
 """
@@ -102,6 +103,14 @@ async def _open_table(fake: FakeDiscord, me: Any, channel: int) -> tuple[int, St
     while read_board(board).phase == "over":  # an instant-win deal (deals are not seeded)
         await (await fake.click(me, board, f"tl:b:{table}:again")).response(5)
     return table, board
+
+
+def _board_picture(board: StoredMessage) -> int | None:
+    """The attachment id of the picture the board shows."""
+    for attachment in board.data.get("attachments") or []:
+        if attachment["filename"] == "board.png":
+            return int(attachment["id"])
+    return None
 
 
 def _workers(bot_pid: int) -> list[int]:
@@ -205,38 +214,34 @@ async def test_slow_drawings_never_delay_an_answer_and_a_killed_worker_is_replac
         first = _hand_picture(fake, hand)
         assert first is not None and hand.edit_count >= 1  # it came in a later edit
 
-        # A card pressed: the answer keeps the picture shown, the new one follows.
+        # A card pressed: the answer keeps the picture on screen by its id (the picture shows
+        # the cards held, not the selection): nothing drawn, nothing uploaded, no second edit.
+        uploads, edits = hand.uploads, hand.edit_count
         card = hand_cards(hand)[0][1]
         answer, took = await _press(fake, me, hand, card["custom_id"])
         answers.append(took)
         assert answer.callback_type == 7
-        assert _hand_picture(fake, hand) == first  # kept (by id) while the new one is drawn
-        await fake.wait_until(lambda: _hand_picture(fake, hand) != first, 20)
-        second = _hand_picture(fake, hand)
-
-        # Another card; its drawing's process is killed mid-job (each drawing sleeps 1.5 s).
-        (worker,) = _workers(proc.pid)
-        card = hand_cards(hand)[1][1]
-        answer, took = await _press(fake, me, hand, card["custom_id"])
-        answers.append(took)
-        assert answer.callback_type == 7
-        await asyncio.sleep(0.3)
-        os.kill(worker, signal.SIGKILL)
-        await fake.wait_until(lambda: _hand_picture(fake, hand) not in (second, None), 30)
-        replacement = _workers(proc.pid)
-        assert replacement and worker not in replacement
-
-        # The table carries on: my turn comes, I act, the board moves on with its picture.
+        assert _hand_picture(fake, hand) == first and hand.uploads == uploads
+        await asyncio.sleep(2.0)  # longer than a drawing takes here: no edit follows
+        assert hand.edit_count == edits + 1 and _hand_picture(fake, hand) == first
         clear = hand_button(hand, "clear")
         assert clear is not None
         answer, took = await _press(fake, me, hand, clear["custom_id"])
         answers.append(took)
+
+        # My turn: my action changes the board, whose drawing's process is killed mid-job
+        # (each drawing sleeps 1.5 s); the drawing is retried in a new process and the board
+        # shows its new picture.
         board, _ = await until_board(fake, channel, lambda v: v.turn_user == me.id, 30)
-        before = board.edit_count
+        await fake.wait_until(lambda: _board_picture(board) is not None, 20)
+        (worker,) = _workers(proc.pid)
+        shown = _board_picture(board)
         await _take_turn(fake, me, board, table, answers)
-        await fake.wait_until(lambda: board.edit_count > before, 20)
-        await fake.wait_until(lambda: any(a["filename"] == "board.png"
-                                          for a in board.data.get("attachments") or []), 20)
+        await asyncio.sleep(0.3)
+        os.kill(worker, signal.SIGKILL)
+        await fake.wait_until(lambda: _board_picture(board) not in (shown, None), 30)
+        replacement = _workers(proc.pid)
+        assert replacement and worker not in replacement
         assert max(answers) < ANSWER_LIMIT, answers
         assert not fake.take_refusals()
         output = await _stop(proc, tmp_path / "bot.log")

@@ -31,7 +31,6 @@ from data import HandPrefs
 from data.prefs import DEFAULT_PREFS
 
 from . import _render as render
-from . import selection as sel
 
 if TYPE_CHECKING:
     from bot.app import TienLenBot
@@ -330,17 +329,16 @@ def alt_text(w: Words, view: BoardView) -> str:
                seats="; ".join(parts))[:1024]  # Discord's limit
 
 
-def hand_view(live: LiveTable, seat: int, mask: int, prefs: HandPrefs = DEFAULT_PREFS
-              ) -> HandView:
-    """The hand picture of ``seat``: its cards in its owner's order (``prefs``: by rank or by
-    suit, and the four-colour deck), the selected ones raised."""
+def hand_view(live: LiveTable, seat: int, prefs: HandPrefs = DEFAULT_PREFS) -> HandView:
+    """The hand picture of ``seat``: the cards it holds in its owner's order (``prefs``: by rank
+    or by suit, and the four-colour deck). The selection is not drawn: the card buttons (blue)
+    and the status line show it at once, so the picture changes only when the cards held do
+    (a card press keeps the picture on screen by its id: nothing drawn, nothing uploaded, no
+    second edit to bring a raised card a moment after the button turned blue)."""
     game = live.game
     assert game is not None
     cards = prefs.arrange(game.hand(seat), live.rules.suit_order)
-    codes = sel.hand_codes(cards)
-    mask = sel.clean_mask(cards, mask)
-    return HandView(tuple(cards), tuple(bool(mask >> code & 1) for code in codes),
-                    prefs.four_colour)
+    return HandView(tuple(cards), (False,) * len(cards), prefs.four_colour)
 
 
 async def board_picture(bot: TienLenBot, live: LiveTable, *, wait: float = 0.0,
@@ -366,7 +364,7 @@ async def board_picture(bot: TienLenBot, live: LiveTable, *, wait: float = 0.0,
     return plan(slot, shown, wanted, BOARD_FILE, alt_text(render.table_words(live), view))
 
 
-async def hand_picture(bot: TienLenBot, live: LiveTable, seat: int, mask: int, w: Words,
+async def hand_picture(bot: TienLenBot, live: LiveTable, seat: int, w: Words,
                        user_id: int, message_id: int | None, *, wait: float = 0.0,
                        current: Sequence[discord.Attachment] | None = None,
                        ready: Callable[[str], None] | None = None) -> Plan:
@@ -376,7 +374,7 @@ async def hand_picture(bot: TienLenBot, live: LiveTable, seat: int, mask: int, w
     prefs = await bot.hands.load_prefs(user_id)  # the owner's deck, order and pictures
     if not prefs.pictures or not await bot.image_setting.enabled(live.table.guild_id):
         return plan(slot, None, None, HAND_FILE, "")
-    wanted = bot.pictures.want("hand", hand_view(live, seat, mask, prefs), slot, extra=w.lang)
+    wanted = bot.pictures.want("hand", hand_view(live, seat, prefs), slot, extra=w.lang)
     if not wanted.ready and wait > 0:
         wanted = await bot.pictures.wait(wanted, wait)
     if not wanted.ready and ready is not None:
@@ -415,7 +413,7 @@ class HandPictures:
         def ready(key: str) -> None:
             hands.picture_ready(live, hand, key)
 
-        return await hand_picture(self.bot, live, seat, hand.mask, words_of(hand.lang),
+        return await hand_picture(self.bot, live, seat, words_of(hand.lang),
                                   hand.user_id,
                                   None if new else (message_id or hand.message_id), wait=wait,
                                   ready=ready)

@@ -107,11 +107,13 @@ async def test_the_hand_follows_its_owners_prefs_and_no_one_elses(world: Any) ->
         HandView(tuple(by_suit), four_colour=True)))).convert("RGB")
     assert _same(drawn, expected)
     assert not _same(drawn, plain)
-    # A card pressed in Alice's order raises that card (the selection follows her order).
+    # A card pressed in Alice's order selects that card (the selection follows her order); the
+    # picture shows the cards held, not the selection, so it is the same picture.
     pressed = await alice.click(hand, label=str(by_suit[0]))
-    raised = _pictures.hand_view(live, live.seat_of(alice.id), world.bot.hands.get(
-        live.id, alice.id).mask, mine)
-    assert raised.cards[0] == by_suit[0] and raised.raised[0] and sum(raised.raised) == 1
+    selected = world.bot.hands.get(live.id, alice.id).mask
+    assert sel.selected_cards(by_suit, selected) == [by_suit[0]]
+    assert _pictures.hand_view(live, live.seat_of(alice.id), mine) == HandView(
+        tuple(by_suit), four_colour=True)
     assert _cards_shown(pressed.response, alice_cards) == [str(c) for c in by_suit]
 
     # Bob's hand and the public board are as before.
