@@ -512,6 +512,7 @@ class Harness:
             await asyncio.sleep(1.0)
             res.rss_base_kb, _ = self.bot.rss_kb()
             cpu0 = self.bot.cpu_total()
+            children0 = self.bot.cpu_children()
             harness0 = time.process_time()
             lat0 = len(fake.latencies)
             rest0 = time.perf_counter()
@@ -589,6 +590,7 @@ class Harness:
             res.rest_peak_per_s = fake.peak_window(start=rest0)
             res.rest_requests = sum(1 for t in fake.limited_request_times if t >= rest0)
             res.cpu_seconds = self.bot.cpu_total() - cpu0
+            res.children_cpu_seconds = self.bot.cpu_children() - children0
             res.harness_cpu_seconds = time.process_time() - harness0
             watcher.cancel()
             res.harness_lag_max_ms = pauses.lag_max * 1000

@@ -22,6 +22,7 @@ class BotProcess:
         self.log_path = log_path
         self.proc: asyncio.subprocess.Process | None = None
         self.cpu_done = 0.0  # CPU of incarnations that are gone
+        self.children_done = 0.0  # of which their child processes
         self._log: Any = None
 
     async def start(self) -> None:
@@ -58,22 +59,38 @@ class BotProcess:
         return pids
 
     def cpu_now(self) -> float:
+        return sum(self._cpu_split())
+
+    def _cpu_split(self) -> tuple[float, float]:
+        """(the bot's own process, its children: the drawing processes and the expert players'
+        pool), CPU seconds so far."""
         if self.proc is None or self.proc.returncode is not None:
-            return 0.0
-        total = 0
+            return 0.0, 0.0
+        own = children = 0
         for pid in self._pids():
             try:
                 with open(f"/proc/{pid}/stat") as f:
                     fields = f.read().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            total += int(fields[11]) + int(fields[12])  # utime, stime
             if pid == self.pid:
-                total += int(fields[13]) + int(fields[14])  # reaped children
-        return total / CLK_TCK
+                own += int(fields[11]) + int(fields[12])  # utime, stime
+                children += int(fields[13]) + int(fields[14])  # reaped children
+            else:
+                children += int(fields[11]) + int(fields[12])
+        return own / CLK_TCK, children / CLK_TCK
 
     def cpu_total(self) -> float:
         return self.cpu_done + self.cpu_now()
+
+    def cpu_children(self) -> float:
+        """CPU seconds of the bot's child processes, every incarnation."""
+        return self.children_done + self._cpu_split()[1]
+
+    def _book(self) -> None:
+        own, children = self._cpu_split()
+        self.cpu_done += own + children
+        self.children_done += children
 
     def rss_kb(self) -> tuple[int, int]:
         """(VmRSS, VmHWM) of the bot process in KB."""
@@ -92,7 +109,7 @@ class BotProcess:
     async def kill(self) -> None:
         """SIGKILL the bot and its process group (a crash), after booking its CPU time."""
         assert self.proc is not None
-        self.cpu_done += self.cpu_now()
+        self._book()
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         await self.proc.wait()
@@ -105,7 +122,7 @@ class BotProcess:
         if self.proc.returncode is not None:
             self._close_log()
             return self.proc.returncode
-        self.cpu_done += self.cpu_now()
+        self._book()
         self.proc.send_signal(signal.SIGTERM)
         try:
             code: int | None = await asyncio.wait_for(self.proc.wait(), timeout)

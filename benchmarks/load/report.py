@@ -41,6 +41,7 @@ class LoadResult:
     rss_load_kb: int = 0
     rss_hwm_kb: int = 0
     cpu_seconds: float = 0.0
+    children_cpu_seconds: float = 0.0  # of which the bot's child processes (drawing, expert)
     harness_cpu_seconds: float = 0.0
     harness_lag_max_ms: float = 0.0
     """The harness process's own worst pause: the fake Discord lives there, and a pause of d
@@ -168,6 +169,8 @@ class LoadResult:
             "rss_per_table_kb": round(self.rss_per_table_kb, 1),
             "cpu_s": round(self.cpu_seconds, 1),
             "cpu_s_per_game": round(self.cpu_per_game, 3),
+            "children_cpu_s_per_game": round(
+                self.children_cpu_seconds / self.games_finished, 3) if self.games_finished else 0,
             "images": self.config.images,
             "image_files": self.image_files,
             "image_kb_per_game": round(self.image_bytes / 1024 / self.games_finished, 1)
@@ -229,7 +232,8 @@ class LoadResult:
             f"{s['staleness_p95_ms']} ms · max {s['staleness_max_ms']} ms",
             f"bot RSS              {s['rss_base_mb']} MB idle → {s['rss_load_mb']} MB loaded: "
             f"{s['rss_per_table_kb']} KB per table",
-            f"bot CPU              {s['cpu_s']} s: {s['cpu_s_per_game']} s per game; "
+            f"bot CPU              {s['cpu_s']} s: {s['cpu_s_per_game']} s per game (its "
+            f"child processes {s['children_cpu_s_per_game']} s); "
             f"{s['bot_cpu_share']:.0%} of a core (harness: {s['harness_cpu_share']:.0%}, "
             f"its loop lag max {s['harness_lag_max_ms']} ms, longest collection "
             f"{s['harness_gc_max_ms']} ms, {s['harness_full_gcs']} full)",
