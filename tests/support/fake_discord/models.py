@@ -91,6 +91,10 @@ ALREADY_ACKNOWLEDGED = 40060
 JSON_HEADERS = {"Content-Type": "application/json"}
 
 
+ARRIVED = web.RequestKey("fake_arrived", float)
+"""When a request reached the fake (``time.perf_counter()``), before any of the fake's work."""
+
+
 def _dumps(obj: Any) -> str:
     """Compact JSON (orjson: the load harness sends thousands of bodies a minute)."""
     try:

@@ -15,6 +15,7 @@ from aiohttp import web
 from tests.support.fake_discord import validate
 from tests.support.fake_discord.models import (
     API_VERSION,
+    ARRIVED,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     INTENT_GUILD_MESSAGES,
@@ -104,6 +105,10 @@ class RestMixin:
         self._routes.append((method, re.compile(f"^/api/v{API_VERSION}{pattern}$"), key, handler))
 
     async def _dispatch_rest(self, request: web.Request) -> web.StreamResponse:
+        # When the request reached the fake, before the fake's own work on it (checking the
+        # body against Discord's description takes milliseconds): an interaction's answer
+        # arrived then, whatever Discord does with it afterwards.
+        request[ARRIVED] = time.perf_counter()
         path = request.path
         client: str | None = None
         labelled = _CLIENT_PREFIX.match(path)
