@@ -91,6 +91,10 @@ def new_error_id() -> str:
 
 
 # ---------------------------------------------------------------------- answering
+UNKNOWN_INTERACTION = 10062
+"""Discord's code for an interaction it no longer knows (answered after its 3 s)."""
+
+
 async def answer(interaction: discord.Interaction[Any], text: str) -> None:
     """A private reply, whether or not the interaction was answered already. Never raises: an
     interaction Discord no longer accepts is logged as a warning."""
@@ -111,6 +115,12 @@ async def apologise(interaction: discord.Interaction[Any], error: BaseException,
     token) and answer with an apology carrying an error id. Returns the id."""
     error_id = new_error_id()
     interaction.extras[HANDLED] = True
+    if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+        # The answer came after Discord's 3 s (a machine too busy): Discord dropped the press,
+        # and no reply can reach the person any more. One line, no traceback.
+        log.warning("[error %s] %s answered too late: Discord no longer knew the interaction "
+                    "(channel %s)", error_id, what, interaction.channel_id)
+        return error_id
     log.error("[error %s] %s failed (channel %s)", error_id, what, interaction.channel_id,
               exc_info=(type(error), error, error.__traceback__))
     await answer(interaction, reader(interaction)._(

@@ -81,3 +81,36 @@ async def test_a_failing_hand_button_logs_no_card(
     assert "hand button 'card'" in errors[0].getMessage()
     for record in caplog.records:
         assert card not in record.getMessage()
+
+
+class _Response:  # what discord.HTTPException reads of an aiohttp response
+    status = 404
+    reason = "Not Found"
+
+
+async def test_an_answer_discord_no_longer_takes_is_one_warning_without_a_traceback(
+        world: Any, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a machine too busy to answer within 3 s Discord drops the press (10062 Unknown
+    interaction): no one can be answered, so the bot logs one warning, not an error."""
+    import discord
+
+    (alice,) = people(world, 1)
+
+    async def too_late(*args: Any, **kwargs: Any) -> None:
+        raise discord.NotFound(_Response(), {"code": 10062, "message": "Unknown interaction"})
+
+    monkeypatch.setattr(world.store, "leaderboard", too_late)
+    caplog.set_level(logging.WARNING)
+    await alice.slash(world.channel, "leaderboard")
+    assert not _errors(caplog)
+    late = [r for r in caplog.records if "answered too late" in r.getMessage()]
+    assert len(late) == 1 and late[0].exc_info is None and "/leaderboard" in late[0].getMessage()
+    world.env.errors  # noqa: B018
+
+    async def other(*args: Any, **kwargs: Any) -> None:
+        raise discord.NotFound(_Response(), {"code": 10008, "message": "Unknown Message"})
+
+    monkeypatch.setattr(world.store, "leaderboard", other)  # any other 404 is still an error
+    await alice.slash(world.channel, "leaderboard")
+    assert len(_errors(caplog)) == 1
+    world.env.errors  # noqa: B018
