@@ -29,6 +29,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import re
+import sqlite3
+import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
@@ -307,13 +309,28 @@ class SqliteDatabase(Database):
         db.row_factory = aiosqlite.Row
         try:
             await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await db.execute("PRAGMA journal_mode = WAL")
+            await cls._wal(db, busy_timeout_ms)
             await db.execute("PRAGMA synchronous = FULL")
             await db.execute("PRAGMA foreign_keys = ON")
         except BaseException:
             await db.close()
             raise
         return cls(url, db)
+
+    @staticmethod
+    async def _wal(db: aiosqlite.Connection, busy_timeout_ms: int) -> None:
+        """Switch the file to WAL. SQLite answers "database is locked" at once, without waiting
+        for its busy timeout, when another connection opens the file at the same moment (four
+        processes starting at once did, in CI): try again for up to the busy timeout."""
+        deadline = time.monotonic() + busy_timeout_ms / 1000
+        while True:
+            try:
+                await db.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+            await asyncio.sleep(0.02)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Conn]:
