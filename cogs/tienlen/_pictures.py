@@ -338,7 +338,7 @@ def hand_view(live: LiveTable, seat: int, prefs: HandPrefs = DEFAULT_PREFS) -> H
     game = live.game
     assert game is not None
     cards = prefs.arrange(game.hand(seat), live.rules.suit_order)
-    return HandView(tuple(cards), (False,) * len(cards), prefs.four_colour)
+    return HandView(tuple(cards), four_colour=prefs.four_colour)
 
 
 async def board_picture(bot: TienLenBot, live: LiveTable, *, wait: float = 0.0,

@@ -350,9 +350,10 @@ class LiveHands:
                 # drawn, land after the answer).
                 return
             interaction = hand.interaction
-            planned = (live.changes, hand.mask, hand.shown_key is not None)
+            changes, mask, had_picture = live.changes, hand.mask, hand.shown_key is not None
             picture = await self.files(live, hand, seat, wait=PICTURE_WAIT)
-            if planned != (live.changes, hand.mask, planned[2] and hand.shown_key is not None):
+            if (live.changes != changes or hand.mask != mask
+                    or (had_picture and hand.shown_key is None)):
                 continue  # the hand (or its owner's prefs) moved while its picture was planned
             if (live.game is None or hand.interaction is not interaction
                     or hand.lock.locked()

@@ -243,8 +243,7 @@ def _one_of_by_kind(validator: Any, one_of: Any, instance: Any,
     if any(k is None for k in kinds):
         yield from _ONE_OF(validator, one_of, instance, schema)
         return
-    chosen = [branch for branch, k in zip(one_of, kinds, strict=True)
-              if k is not None and kind in k]
+    chosen = [branch for branch, k in zip(one_of, kinds, strict=True) if kind in k]
     yield from _ONE_OF(validator, chosen or one_of, instance, schema)
 
 
