@@ -304,7 +304,18 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
           log: Sequence[Event], key: tuple[object, ...], *, me: int, n: int, direction: int,
           rules: Rules, full: int, refill: float) -> Belief:
     """One step of the chain: carry, weigh, drop, refill, refit the seats' noise."""
-    match = _match
+    # The same decision checked against the same hand again (redraws of a seat with few cards,
+    # a carried deal re-weighed) gives the same answer: a step remembers its checks. They are
+    # charged all the same, so the chain, and every decision, is what it was without this.
+    seen: dict[tuple[int, int], bool] = {}
+
+    def match(d: Decision, hand: int, n: int, direction: int, rules: Rules, full: int) -> bool:
+        key = (d.at, hand + d.later)
+        ok = seen.get(key)
+        if ok is None:
+            ok = seen[key] = _match(d, hand, n, direction, rules, full)
+        return ok
+
     rng = random.Random(f"{key!r}|{k}")
     prefix = log[: pt.point]
     hist = history(prefix, pt.counts, me, rules, 999)

@@ -7,10 +7,22 @@ not seen) and a list of candidate plays; it never sees another seat's hand.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
-from engine.ai.planner import DSEQ, S1, S2, S3, S4, SEQ, Struct, split_mask, struct_strength
+from engine.ai.planner import (
+    DSEQ,
+    S1,
+    S2,
+    S3,
+    S4,
+    SEQ,
+    Struct,
+    removal_floor,
+    split_mask,
+    struct_strength,
+)
 from engine.cards import Layout, count_cards
 from engine.combos import (
     COUNT8,
@@ -48,6 +60,21 @@ KIND_OF: dict[int, ComboKind] = {
     SEQ: ComboKind.SEQUENCE,
     DSEQ: ComboKind.DOUBLE_SEQUENCE,
 }
+
+
+_STRUCT_OF: dict[str, int] = {kind.value: s for s, kind in KIND_OF.items()}
+_FLOORS = [removal_floor((s, lo, hi)) for s in range(6) for lo in range(13) for hi in range(13)]
+
+
+def gain_floor(combo: Combo) -> float:
+    """A lower bound of how much playing ``combo`` changes its holder's plan cost
+    (``split_mask(hand - combo[1])[0] - split_mask(hand)[0]``, for any hand holding it): an
+    answer whose bound is already worse than the best one found needs no plan of its own."""
+    s = _STRUCT_OF.get(combo[0]._value_)
+    if s is None:
+        return -math.inf
+    m = combo[1]
+    return _FLOORS[(s * 13 + (((m & -m).bit_length() - 1) >> 3)) * 13 + ((m.bit_length() - 1) >> 3)]
 
 
 def full_mask(decks: int) -> int:
@@ -325,19 +352,27 @@ def _respond(ctx: Ctx, cands: Sequence[Combo]) -> Combo | None:
     for c in cands:
         if c[1] == hand:
             return c
+    # The answer that costs the plan least (then the lowest), the first of equals; and the same
+    # among the bombs when the table is 2s or a bomb.
     base = split_mask(hand)[0]
-    scored: list[tuple[float, int, Combo]] = []
+    want_bomb = table is not None and twos_or_bomb(table)
+    best = bomb = cands[0]
+    best_key = bomb_key = (math.inf, 0)
     for c in cands:
-        after = split_mask(hand - c[1])[0]
-        scored.append((after - base, (c[1].bit_length() - 1) >> 1, c))
-    scored.sort(key=lambda x: (x[0], x[1]))
-    delta, _, best = scored[0]
+        mask = c[1]
+        is_bomb = want_bomb and c[0].is_bomb
+        if not is_bomb and best_key[0] < 0.0 and gain_floor(c) > best_key[0]:
+            continue  # surely worse than the best so far: no need to plan without it
+        key = (split_mask(hand - mask)[0] - base, (mask.bit_length() - 1) >> 1)
+        if key < best_key:
+            best_key, best = key, c
+        if is_bomb and key < bomb_key:
+            bomb_key, bomb = key, c
+    delta = best_key[0]
     m = ctx.min_opp()
     if table is not None:
-        if twos_or_bomb(table):
-            bombs = [x for x in scored if x[2][0].is_bomb]
-            if bombs:
-                return bombs[0][2]
+        if want_bomb and bomb_key[0] < math.inf:
+            return bomb
         if m == 1 and table[0] is ComboKind.SINGLE:
             return max(cands, key=lambda c: c[1])
     p = HARD

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.ai.core import HARD, Ctx, hard_choice, twos_or_bomb
+from engine.ai.core import HARD, Ctx, gain_floor, hard_choice, twos_or_bomb
 from engine.ai.planner import split_mask
 from engine.cards import count_cards
 from engine.combos import Combo, ComboKind, classify_mask, legal_responses
@@ -160,7 +160,7 @@ def _may_play(hand: int, action: int, legal: Sequence[Combo], table: Combo,
     ka = (split_mask(hand - action)[0] - base, (action.bit_length() - 1) >> 1)
     ia = masks.index(action)
     for i, c in enumerate(masks):
-        if i != ia:
+        if i != ia and gain_floor(legal[i]) <= ka[0]:  # else surely scored below the action
             k = (split_mask(hand - c)[0] - base, (c.bit_length() - 1) >> 1)
             if k < ka or (k == ka and i < ia):
                 return False

@@ -10,6 +10,7 @@ in rollouts.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from engine.combos import COUNT8
@@ -24,6 +25,7 @@ __all__ = [
     "Struct",
     "counts_of",
     "plan_cost",
+    "removal_floor",
     "split",
     "split_mask",
     "struct_cost",
@@ -110,25 +112,59 @@ def split_mask(mask: int) -> tuple[float, tuple[Struct, ...]]:
     return hit
 
 
+# Every structure (kind, low rank, high rank) with its cost, looked up instead of computed: the
+# split below tries hundreds of thousands of them a game.
+_COST: dict[Struct, float] = {}
+for _kind in (S1, S2, S3, S4):
+    for _r in range(13):
+        _COST[(_kind, _r, _r)] = struct_cost((_kind, _r, _r))
+for _kind in (SEQ, DSEQ):
+    for _lo in range(13):
+        for _hi in range(_lo + 2, 13):
+            _COST[(_kind, _lo, _hi)] = struct_cost((_kind, _lo, _hi))
+_OF_A_KIND = [[(k - 1, r, r) for r in range(13)] for k in range(5)]
+
+# Taking one play out of a hand lowers its cheapest plan's cost by at most that play's own cost
+# (the play and the rest's plan are a plan of the hand), so split(h - s) - split(h) >= -cost(s).
+# Only for structures the split can use (sequences stop at the ace); a small margin covers the
+# order in which the costs were added.
+_FLOOR: dict[Struct, float] = {
+    s: -cost - 1e-9 for s, cost in _COST.items() if s[0] <= S4 or s[2] <= _ACE
+}
+
+
+def removal_floor(s: Struct) -> float:
+    """A lower bound of ``split(h - s) - split(h)`` for every hand ``h`` holding the play ``s``
+    (``-inf`` for what is not a structure of the split)."""
+    return _FLOOR.get(s, -math.inf)
+
+
 def _split(counts: Counts) -> tuple[float, tuple[Struct, ...]]:
+    """The cheapest partition (memo misses only): at the lowest rank held, every way to use it
+    (1-4 of a kind, a sequence or a double sequence starting there), the rest split recursively;
+    the first cheapest wins ties."""
     r = 0
     while r < 13 and counts[r] == 0:
         r += 1
     if r == 13:
         return (0.0, ())
+    memo = _MEMO
+    cost_of = _COST
     best_cost = 1e9
     best: tuple[Struct, ...] = ()
-    c = list(counts)
+    c = bytearray(counts)
     n = c[r]
     # k of a kind at rank r
     for k in range(1, min(4, n) + 1):
-        s = (k - 1, r, r)
+        s = _OF_A_KIND[k][r]
         c[r] = n - k
-        sub_cost, sub = split(bytes(c))
-        cost = struct_cost(s) + sub_cost
+        key = bytes(c)
+        hit = memo.get(key)
+        sub_cost, sub = hit if hit is not None else split(key)
+        cost = cost_of[s] + sub_cost
         if cost < best_cost:
             best_cost, best = cost, (s, *sub)
-        c[r] = n
+    c[r] = n
     if r < _ACE - 1:
         # sequences starting at r
         if c[r + 1] and c[r + 2]:
@@ -137,15 +173,17 @@ def _split(counts: Counts) -> tuple[float, tuple[Struct, ...]]:
             hi = r + 2
             while True:
                 s = (SEQ, r, hi)
-                sub_cost, sub = split(bytes(c))
-                cost = struct_cost(s) + sub_cost
+                key = bytes(c)
+                hit = memo.get(key)
+                sub_cost, sub = hit if hit is not None else split(key)
+                cost = cost_of[s] + sub_cost
                 if cost < best_cost:
                     best_cost, best = cost, (s, *sub)
                 if hi + 1 > _ACE or not c[hi + 1]:
                     break
                 hi += 1
                 c[hi] -= 1
-            c = list(counts)
+            c = bytearray(counts)
         # double sequences starting at r
         if n >= 2 and c[r + 1] >= 2 and c[r + 2] >= 2:
             for i in range(r, r + 3):
@@ -153,8 +191,10 @@ def _split(counts: Counts) -> tuple[float, tuple[Struct, ...]]:
             hi = r + 2
             while True:
                 s = (DSEQ, r, hi)
-                sub_cost, sub = split(bytes(c))
-                cost = struct_cost(s) + sub_cost
+                key = bytes(c)
+                hit = memo.get(key)
+                sub_cost, sub = hit if hit is not None else split(key)
+                cost = cost_of[s] + sub_cost
                 if cost < best_cost:
                     best_cost, best = cost, (s, *sub)
                 if hi + 1 > _ACE or c[hi + 1] < 2:

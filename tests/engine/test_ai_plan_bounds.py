@@ -1,0 +1,111 @@
+"""The planner's shortcut for answers: an answer whose lower bound on the plan cost it leaves is
+already worse than the best answer found is not planned. The bound must hold on every hand, and
+``hard``'s answers must be the ones of the plain definition (plan every answer, sort, take the
+first)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import Rules
+from engine.ai.core import (
+    HARD,
+    Ctx,
+    _beatable,
+    _is_control,
+    _respond,
+    full_mask,
+    gain_floor,
+    twos_or_bomb,
+)
+from engine.ai.planner import split_mask
+from engine.combos import Combo, ComboKind, legal_leads, legal_responses
+
+
+def _hand(rng: random.Random, size: int, decks: int) -> int:
+    """A random count mask of ``size`` cards from ``decks`` decks."""
+    cards = [i for i in range(52) for _ in range(decks)]
+    hand = 0
+    for i in rng.sample(cards, size):
+        hand += 1 << (2 * i)
+    return hand
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+def test_taking_out_a_play_never_lowers_the_plan_by_more_than_its_floor(decks: int) -> None:
+    rules = Rules(double_quad=True)
+    rng = random.Random(decks)
+    checked = pruning = 0
+    for _ in range(400):
+        hand = _hand(rng, rng.randint(1, 13 * decks), decks)
+        base = split_mask(hand)[0]
+        for c in legal_leads(hand, rules.layout, True, True):
+            floor = gain_floor(c)
+            change = split_mask(hand - c[1])[0] - base
+            assert change >= floor, (hex(hand), c)
+            checked += 1
+            pruning += floor > -1.0
+    assert checked > 2_500 * decks and pruning > checked // 10
+
+
+def _respond_by_definition(ctx: Ctx, cands: list[Combo]) -> Combo | None:
+    """``hard``'s answer as first written: every answer planned, sorted, the first taken."""
+    if not cands:
+        return None
+    hand, table = ctx.hand, ctx.table
+    for c in cands:
+        if c[1] == hand:
+            return c
+    base = split_mask(hand)[0]
+    scored = sorted(
+        ((split_mask(hand - c[1])[0] - base, (c[1].bit_length() - 1) >> 1, c) for c in cands),
+        key=lambda x: (x[0], x[1]))
+    delta, _, best = scored[0]
+    m = ctx.min_opp()
+    if table is not None:
+        if twos_or_bomb(table):
+            bombs = [x for x in scored if x[2][0].is_bomb]
+            if bombs:
+                return bombs[0][2]
+        if m == 1 and table[0] is ComboKind.SINGLE:
+            return max(cands, key=lambda c: c[1])
+    if m <= HARD["urgent"]:
+        return best
+    kind = best[0]
+    if _is_control(kind, best[1]):
+        _, plan = split_mask(hand - best[1])
+        if _beatable(ctx, kind, best[1]):
+            return best if m <= HARD["ctrl_beatable_m"] else None
+        if len(plan) <= HARD["ctrl_plan"] or m <= HARD["ctrl_m"]:
+            return best
+        return None
+    return best if delta <= HARD["delta"] else None
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(double_quad=True, chop_after_pass="any_bomb"),
+                                   Rules.preset("pagat")], ids=["southern", "bombs", "pagat"])
+def test_hard_answers_are_those_of_the_plain_definition(rules: Rules) -> None:
+    rng = random.Random(str(rules))
+    full = full_mask(1)
+    answered = 0
+    for _ in range(1500):
+        hand = _hand(rng, rng.randint(1, 13), 1)
+        other = _hand(rng, 13, 1)
+        other &= ~hand & full  # the table's play comes from cards this seat does not hold
+        leads = legal_leads(other, rules.layout, True, rules.double_quad) if other else []
+        if not leads:
+            continue
+        table = rng.choice(leads)
+        chop_ctx = rng.random() < 0.3
+        cands = legal_responses(hand, table, rules, chop_ctx)
+        counts = [rng.randint(1, 13) for _ in range(4)]
+        counts[0] = bin(hand).count("1")
+        ctx = Ctx(seat=0, hand=hand, counts=counts, table=table, owner=1, chop_ctx=chop_ctx,
+                  unseen=full - hand - table[1], opponents=[1, 2, 3], rules=rules,
+                  layout=rules.layout)
+        got = _respond(ctx, cands)
+        assert got == _respond_by_definition(ctx, cands)
+        answered += got is not None
+    assert answered > 300
