@@ -1,10 +1,16 @@
 """A drawing process of :class:`~cogs.pictures.pool.DrawingPool`:
 ``python -m cogs.pictures.worker FD DELAY``. It warms up (palette, fonts, card sprites), then
 draws each job read from the socket FD until the socket closes (the bot stopped or died: a worker
-never outlives it). ``DELAY``: seconds each drawing waits first (a test hook: 0 in service)."""
+never outlives it). ``DELAY``: seconds each drawing waits first (a test hook: 0 in service).
+
+A worker runs at a lower scheduling priority (``NICE``): when the machine's cores are busy, the
+bot's event loop (the answers players wait for) gets the CPU first and a picture, which only
+follows an answer, waits a little instead."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import time
 from multiprocessing.connection import Connection
@@ -16,8 +22,13 @@ from .fonts import Fonts
 from .pool import draw
 from .render import BOARD_CARD_W, HAND_CARD_W, palette
 
+NICE = 10
+"""How much lower than the bot's a drawing process's priority is (``os.nice``)."""
+
 
 def serve(conn: Connection, delay: float) -> None:
+    with contextlib.suppress(OSError):  # not allowed here: draw at the bot's priority
+        os.nice(NICE)
     fonts = Fonts.shared()
     try:
         palette(fonts)

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 
 import pytest
 
 from cogs.pictures import HandView, Pictures
 from cogs.pictures.pool import DrawingPool, default_workers
 from cogs.pictures.service import PictureCache, picture_key
+from cogs.pictures.worker import NICE
 from engine import parse_cards
 
 from .samples import BOARDS, HANDS
@@ -23,6 +25,24 @@ def _hand(codes: str) -> HandView:
 
 def test_the_default_is_the_cores_minus_one_and_at_least_one() -> None:
     assert default_workers() >= 1
+
+
+async def test_drawing_processes_run_below_the_bots_priority() -> None:
+    """On a busy machine the event loop, which answers players, gets the CPU before a drawing."""
+    done: list[str] = []
+    pool = DrawingPool(1, lambda key, kind, png, why: done.append(key))
+    try:
+        pool.submit("a", "hand", _hand("3S"), "A")
+        for _ in range(600):  # the worker sets its priority before it is ready
+            if done:
+                break
+            await asyncio.sleep(0.05)
+        assert done == ["a"]
+        ours = os.getpriority(os.PRIO_PROCESS, 0)
+        (pid,) = pool.pids()
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, ours + NICE)
+    finally:
+        pool.close()
 
 
 async def test_a_full_queue_drops_the_oldest_replaced_drawing_never_a_latest_state() -> None:
