@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from engine.ai.planner import (
     DSEQ,
@@ -19,6 +20,7 @@ from engine.ai.planner import (
     S4,
     SEQ,
     Struct,
+    counts_of,
     removal_floor,
     split_mask,
     struct_strength,
@@ -41,16 +43,20 @@ from engine.rules import Rules
 __all__ = [
     "KIND_OF",
     "Ctx",
+    "answers",
     "easy_choice",
     "full_mask",
     "hard_choice",
     "normal_choice",
+    "remembered_answers",
     "struct_mask",
     "twos_or_bomb",
 ]
 
 _LOW = int("01" * 52, 2)
 _TWO = 12
+SINGLE, SEQUENCE = ComboKind.SINGLE, ComboKind.SEQUENCE
+DOUBLE_SEQUENCE, DOUBLE_QUAD = ComboKind.DOUBLE_SEQUENCE, ComboKind.DOUBLE_QUAD
 
 KIND_OF: dict[int, ComboKind] = {
     S1: ComboKind.SINGLE,
@@ -191,15 +197,18 @@ def _unseen_double_quad(ctx: Ctx, above: int = -1) -> bool:
     return False
 
 
-def _beatable(ctx: Ctx, kind: ComboKind, mask: int) -> bool:
-    """Whether the cards unseen by this seat could beat the play (card counting)."""
-    most = ctx.max_opp()
+def _beatable(ctx: Ctx, kind: ComboKind, mask: int, most: int | None = None,
+              cnt: bytes | None = None) -> bool:
+    """Whether the cards unseen by this seat could beat the play (card counting). ``most`` (the
+    most cards an opponent holds) and ``cnt`` (the unseen cards per rank) when already known."""
+    if most is None:
+        most = ctx.max_opp()
     if most < min(count_cards(mask), 4):
         return False
     unseen = ctx.unseen
     t = (mask.bit_length() - 1) >> 1
     top_rank = t >> 2
-    if kind is ComboKind.DOUBLE_QUAD:
+    if kind is DOUBLE_QUAD:
         return most >= 8 and _unseen_double_quad(ctx, t)
     if (
         ctx.rules.double_quad
@@ -208,16 +217,17 @@ def _beatable(ctx: Ctx, kind: ComboKind, mask: int) -> bool:
         and _unseen_double_quad(ctx)
     ):
         return True
-    if kind is ComboKind.SINGLE:
+    if kind is SINGLE:
         if unseen >> (2 * (t + 1)):
             return True
         if top_rank != _TWO:
             return False
-    cnt = [COUNT8[(unseen >> (8 * r)) & 255] for r in range(13)]
-    if kind is ComboKind.SINGLE:
+    if cnt is None:
+        cnt = counts_of(unseen)
+    if kind is SINGLE:
         pass
-    elif kind is ComboKind.SEQUENCE or kind is ComboKind.DOUBLE_SEQUENCE:
-        k = 1 if kind is ComboKind.SEQUENCE else 2
+    elif kind is SEQUENCE or kind is DOUBLE_SEQUENCE:
+        k = 1 if kind is SEQUENCE else 2
         length = top_rank - (((mask & -mask).bit_length() - 1) >> 3) + 1
         if most >= k * length:
             for end in range(top_rank, 12):
@@ -276,7 +286,10 @@ def hard_lead(ctx: Ctx, legal: Sequence[Combo] | None = None) -> Combo:
         if c is not None:
             return c
     choice: Combo | None = None
-    sure = [s for s in plan if not _beatable(ctx, KIND_OF[s[0]], struct_mask(hand, s))]
+    most = ctx.max_opp()
+    cnt = counts_of(ctx.unseen)
+    sure = [s for s in plan
+            if not _beatable(ctx, KIND_OF[s[0]], struct_mask(hand, s), most, cnt)]
     if sure and len(plan) - len(sure) <= 1:
         sure.sort(key=lambda s: (-(s[2] - s[1] + 1) * (s[0] + 1), s[2]))
         for s in sure:
@@ -412,6 +425,38 @@ def twos_or_bomb(combo: Combo) -> bool:
     return kind.is_bomb or (kind in _SETS and (combo[1].bit_length() - 1) >> 3 == _TWO)
 
 
+_ANSWERS: list[dict[tuple[int, int, bool], list[Combo]]] = []
+"""While a search runs (:func:`remembered_answers`): the answers to each table it has listed."""
+
+
+@contextmanager
+def remembered_answers() -> Iterator[None]:
+    """Within one search (one seat, one rule set) a hand meets the same table again and again
+    (every candidate's rollouts from one deal, the history checks of one belief step): list its
+    answers once. Nothing is kept after the search."""
+    if _ANSWERS:  # already inside one
+        yield
+        return
+    _ANSWERS.append({})
+    try:
+        yield
+    finally:
+        _ANSWERS.clear()
+
+
+def answers(hand: int, table: Combo, rules: Rules, chop_ctx: bool) -> Sequence[Combo]:
+    """:func:`~engine.combos.legal_responses`, remembered within a search (the caller must not
+    change the list)."""
+    if not _ANSWERS:
+        return legal_responses(hand, table, rules, chop_ctx)
+    cache = _ANSWERS[0]
+    key = (hand, table[1], chop_ctx)  # a table's kind follows from its cards under one rule set
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = legal_responses(hand, table, rules, chop_ctx)
+    return hit
+
+
 def hard_choice(ctx: Ctx, legal: Sequence[Combo] | None, can_pass: bool) -> Combo | None:
     """The planning player's play (``legal``: the real table's legal plays; ``None`` in rollouts,
     where they are generated here)."""
@@ -420,7 +465,7 @@ def hard_choice(ctx: Ctx, legal: Sequence[Combo] | None, can_pass: bool) -> Comb
             return None
         return hard_lead(ctx, legal)
     if legal is None:
-        legal = legal_responses(ctx.hand, ctx.table, ctx.rules, ctx.chop_ctx)
+        legal = answers(ctx.hand, ctx.table, ctx.rules, ctx.chop_ctx)
     choice = hard_respond(ctx, legal)
     if choice is None and not can_pass and legal:
         return legal[0]

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.ai.core import HARD, Ctx, gain_floor, hard_choice, twos_or_bomb
+from engine.ai.core import HARD, Ctx, answers, gain_floor, hard_choice, twos_or_bomb
 from engine.ai.planner import split_mask
 from engine.cards import count_cards
-from engine.combos import Combo, ComboKind, classify_mask, legal_responses
+from engine.combos import Combo, ComboKind, classify_mask
 from engine.events import Chopped, Event, Passed, Played, TrickWon
 from engine.rules import Rules
 
@@ -110,7 +110,7 @@ def _match(d: Decision, hand_now: int, n: int, direction: int, rules: Rules, ful
     action = d.action
     legal = None
     if table is not None:
-        legal = legal_responses(hand, table, rules, d.chop_ctx)
+        legal = answers(hand, table, rules, d.chop_ctx)
         _WORK[0] += len(legal)
         if action is None:
             # Passing: cheap cases first, where ``hard`` surely passes or surely plays.

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.ai.core import Ctx, easy_choice, hard_choice, twos_or_bomb
+from engine.ai.core import Ctx, answers, easy_choice, hard_choice, twos_or_bomb
 from engine.cards import Layout, count_cards
-from engine.combos import Combo, legal_leads, legal_responses, may_lead
+from engine.combos import Combo, legal_leads, may_lead
 from engine.rules import Rules
 
 __all__ = ["Sim", "utility"]
@@ -187,7 +187,7 @@ class Sim:
             leads = [c for c in legal_leads(ctx.hand, self.layout, rules.double_seq3_may_lead,
                                             rules.double_quad) if may_lead(rules, c[0], c[1])]
             return easy_choice(leads, False, rng)
-        return easy_choice(legal_responses(ctx.hand, table, rules, self.chop_ctx), True, rng)
+        return easy_choice(answers(ctx.hand, table, rules, self.chop_ctx), True, rng)
 
 
 def utility(sim: Sim, me: int, first_bonus: float = 0.0) -> float:

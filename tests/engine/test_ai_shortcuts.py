@@ -1,7 +1,8 @@
-"""The planner's shortcut for answers: an answer whose lower bound on the plan cost it leaves is
-already worse than the best answer found is not planned. The bound must hold on every hand, and
-``hard``'s answers must be the ones of the plain definition (plan every answer, sort, take the
-first)."""
+"""Shortcuts of the computer players that must not change a decision. An answer whose lower bound
+on the plan cost it leaves is already worse than the best answer found is not planned: the bound
+must hold on every hand, and ``hard``'s answers must be the ones of the plain definition (plan
+every answer, sort, take the first). A search lists a hand's answers to a table once, and keeps
+nothing afterwards."""
 
 from __future__ import annotations
 
@@ -9,15 +10,18 @@ import random
 
 import pytest
 
-from engine import Rules
+from engine import Rules, classify, parse_cards
 from engine.ai.core import (
+    _ANSWERS,
     HARD,
     Ctx,
     _beatable,
     _is_control,
     _respond,
+    answers,
     full_mask,
     gain_floor,
+    remembered_answers,
     twos_or_bomb,
 )
 from engine.ai.planner import split_mask
@@ -109,3 +113,30 @@ def test_hard_answers_are_those_of_the_plain_definition(rules: Rules) -> None:
         assert got == _respond_by_definition(ctx, cands)
         answered += got is not None
     assert answered > 300
+
+
+def test_a_search_lists_a_hands_answers_once_and_keeps_nothing_after() -> None:
+    rules = Rules()
+    layout = rules.layout
+    hand = layout.to_mask(parse_cards("4S 9C 9D JH 2S"))
+    table = classify(parse_cards("8H"))
+    assert table is not None
+    outside = answers(hand, table, rules, False)
+    assert outside == legal_responses(hand, table, rules, False)
+    assert answers(hand, table, rules, False) is not outside  # listed again: nothing kept
+    with remembered_answers():
+        first = answers(hand, table, rules, False)
+        assert first == outside
+        with remembered_answers():  # a search inside a search shares the same lists
+            assert answers(hand, table, rules, False) is first
+        assert answers(hand, table, rules, True) is not first  # the chop context is in the key
+    assert not _ANSWERS
+
+    def failing_search() -> None:
+        with remembered_answers():
+            answers(hand, table, rules, False)
+            raise RuntimeError("the search failed")
+
+    with pytest.raises(RuntimeError):
+        failing_search()
+    assert not _ANSWERS
