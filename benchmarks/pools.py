@@ -144,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m benchmarks.pools",
         description="Expert and hard against opponent pools on the same deals (paired), one "
-        "JSON line per pool: first places with 95%% intervals, the paired difference, decision "
+        "JSON line per pool: first places with 95% intervals, the paired difference, decision "
         "times.")
     ap.add_argument("--pools", default="hard,normal,easy,noisy10,noisy30,greedy,mixed,mixed2",
                     help="comma-separated pool names: " + ", ".join(POOLS)

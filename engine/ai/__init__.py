@@ -175,11 +175,12 @@ def decide(
 
 
 def decide_json(
-    game_json: str, seat: int, level: Level | str, seed: int | None
+    game_json: str, seat: int, level: Level | str, seed: int | None,
+    budget_ms: int | None = None,
 ) -> list[str] | None:
     """:func:`decide` on a game rebuilt from JSON, returning card codes: for a process pool."""
     game = Game.from_json(game_json)
-    cards = decide(game, seat, level, seed=seed)
+    cards = decide(game, seat, level, seed=seed, budget_ms=budget_ms)
     return None if cards is None else [c.code for c in cards]
 
 

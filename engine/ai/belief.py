@@ -33,7 +33,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.ai.evidence import Decision, _match, history
+from engine.ai.evidence import _WORK, Decision, _match, history
 from engine.cards import count_cards
 from engine.events import Event, Exchanged, Passed, Played
 from engine.rules import Rules
@@ -57,9 +57,32 @@ DROP_LOG = 7.0
 EPS_PRIOR = (1.0, 9.0)
 """Beta prior (mismatches, matches) of a seat's noise ``eps``: mean 10%, worth ten decisions."""
 EPS_MIN, EPS_MAX = 0.005, 0.6
-CHECK_UNITS = (0.3, 0.2)
-"""Simulated decisions charged per history check: a base plus this much per card the checked
-hand holds (measured: a check costs about 0.3 rollout decisions with 1 card, 2.9 with 13)."""
+def _check_price(size: int) -> float:
+    """Simulated decisions charged for a history check of a hand of ``size`` cards (measured on
+    one core: 17-29 us up to 5 cards, 42-51 us with 6-10, 77-109 with 11, 98-120 with 12,
+    112-155 with 13; a simulated decision is charged 25 us): the planner's work grows about as
+    the cube of the hand."""
+    if size <= 13:
+        return 0.6 + 0.0028 * size**3
+    return 0.6 + 0.0028 * 13**3 + 0.5 * (size - 13)
+
+
+CHECK_UNITS = tuple(_check_price(size) for size in range(27))
+"""Simulated decisions charged per history check, by the size of the checked hand."""
+NO_ANSWER_UNITS = 0.8
+"""Charged for a pass checked against a hand that holds no answer to the table (about 20 us)."""
+SEEN_UNITS = 0.04
+"""Charged for looking a check up among the step's own (about 1 us)."""
+DRAW_UNITS = 0.025
+"""Charged per card a fresh deal draws (a random number and a swap: about 0.6 us)."""
+
+
+def check_units(d: Decision, size: int, answers: int) -> float:
+    """What a history check cost, in simulated decisions: ``size`` cards checked, ``answers``
+    listed (a check the step already made costs nothing)."""
+    if d.table is not None and not answers:
+        return NO_ANSWER_UNITS
+    return CHECK_UNITS[min(size, 26)]
 MAX_GAMES = 64
 """Cache entries (one per seat and game) kept; the least recently used goes first."""
 
@@ -305,15 +328,21 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
           rules: Rules, full: int, refill: float) -> Belief:
     """One step of the chain: carry, weigh, drop, refill, refit the seats' noise."""
     # The same decision checked against the same hand again (redraws of a seat with few cards,
-    # a carried deal re-weighed) gives the same answer: a step remembers its checks. They are
-    # charged all the same, so the chain, and every decision, is what it was without this.
+    # a carried deal re-weighed) gives the same answer: a step remembers its checks, and charges
+    # only the ones it makes (what it remembers is the step's own, so the charge is
+    # deterministic too).
     seen: dict[tuple[int, int], bool] = {}
+    charged = [0.0]
 
     def match(d: Decision, hand: int, n: int, direction: int, rules: Rules, full: int) -> bool:
+        """Check a decision against a hand, charging the work done (:func:`check_units`)."""
         key = (d.at, hand + d.later)
         ok = seen.get(key)
+        charged[0] += SEEN_UNITS
         if ok is None:
+            before = _WORK[0]
             ok = seen[key] = _match(d, hand, n, direction, rules, full)
+            charged[0] += check_units(d, count_cards(hand + d.later), _WORK[0] - before)
         return ok
 
     rng = random.Random(f"{key!r}|{k}")
@@ -325,8 +354,6 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
         by_seat[d.seat].append(d)
     for ds in by_seat.values():
         ds.reverse()  # latest first: the likeliest to fail
-    base_units, card_units = CHECK_UNITS
-    checks = 0.0
     eps = list(state.eps) if state is not None else [0.0 if s == me else
                                                      EPS_PRIOR[0] / sum(EPS_PRIOR)
                                                      for s in range(n)]
@@ -350,7 +377,6 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
             q.match, q.mis, q.logk = list(p.match), list(p.mis), list(p.logk)
             for d in new:
                 h = hands[d.seat]
-                checks += base_units + card_units * count_cards(h + d.later)
                 if match(d, h, n, direction, rules, full):
                     q.match[d.seat] += 1
                 else:
@@ -372,28 +398,24 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
     # the cards left over (its misfits cost its deals least).
     order = sorted(need, key=lambda s: (eps[s] >= LOOSE, -len(by_seat[s]), s))
     aside = len(pool) > sum(need.values())
-    spent = checks
 
-    def weigh(q: Particle, s: int) -> float:
-        """Check every decision of seat ``s`` against ``q``'s hand; the units it cost."""
-        cost = 0.0
+    def weigh(q: Particle, s: int) -> None:
+        """Check every decision of seat ``s`` against ``q``'s hand."""
         q.match[s] = q.mis[s] = 0
         q.logk[s] = 0.0
         hand = q.hands[s]
         for d in by_seat[s]:
             size = count_cards(hand + d.later)
-            cost += base_units + card_units * size
             if match(d, hand, n, direction, rules, full):
                 q.match[s] += 1
             else:
                 q.mis[s] += 1
                 q.logk[s] += math.log(1 + size)
-        return cost
 
     parents = list(kept)
     parent_lw = [p.log_weight(logs) for p in parents]
     groups = [s for s in order if need[s]] + ([n] if aside else [])
-    while len(kept) < PARTICLES and (not kept or spent < refill):
+    while len(kept) < PARTICLES and (not kept or charged[0] < refill):
         if parents and len(groups) >= 2 and rng.random() < SWAP_SHARE:
             # A card-swap move from a carried deal (Metropolis on the weights).
             i = rng.randrange(len(parents))
@@ -409,10 +431,9 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
                 q.match, q.mis, q.logk = list(parent.match), list(parent.mis), list(parent.logk)
                 for g in (ga, gb):
                     if g < n:
-                        checks += weigh(q, g)
+                        weigh(q, g)
                 if q.log_weight(logs) >= parent_lw[i] + math.log(1.0 - rng.random()):
                     kept.append(q)
-            spent = checks
             continue
         hands = [0] * (n + 1)
         hands[me] = pt.hand
@@ -436,9 +457,9 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
                         b = rng.randrange(a, size)
                         left[a], left[b] = left[b], left[a]
                     drawn = sum(left[:want])
+                    charged[0] += DRAW_UNITS * want
                     fit = True
                     for d in ds:
-                        checks += base_units + card_units * (want + count_cards(d.later))
                         if not match(d, hands[s] + drawn, n, direction, rules, full):
                             fit = False
                             break
@@ -449,10 +470,9 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
             if fit:
                 q.match[s] = len(ds)
             else:
-                checks += weigh(q, s)
+                weigh(q, s)
         hands[n] = sum(left)
         kept.append(q)
-        spent = checks
     # Refit each seat's noise to the weighted share of its decisions the deals miss.
     lws = [p.log_weight(logs) for p in kept]
     top = max(lws)
@@ -468,4 +488,4 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
         fitted = (prior_bad + missed) / (prior_bad + prior_ok + decided)
         new_eps[s] = min(EPS_MAX, max(EPS_MIN, fitted))
     return Belief(point=pt.point, step=k, sig=_sig(log, pt.point), particles=kept, eps=new_eps,
-                  units=checks)
+                  units=charged[0])

@@ -13,11 +13,14 @@ fitted noise reaches ``NOISE_FROM``, a random legal play that often); the candid
 mean result under the rules' scoring (plus a bonus for first place) wins. Candidates far behind
 the best stop being sampled (successive pruning), so the close ones get more deals.
 
-The work is measured in simulated decisions (a rollout decision counts one, a history check
-``CHECK_UNITS`` by the size of the hand it weighs), not in wall-clock time, so a decision is
-deterministic under a seed; ``budget_ms`` converts to simulated decisions with a calibrated rate,
-and a wall-clock guard (three times the budget plus 50 ms, and at least twice the budget plus 50
-ms after the belief is brought up to date) protects slow machines.
+The work is measured in simulated decisions, not in wall-clock time, so a decision is
+deterministic under a seed: each part is priced at what it costs on one core of the 2-core
+machines here, one unit for about 25 us (a rollout decision by the acting seat's hand size,
+:func:`engine.ai.sim.step_units`, plus ``ROLLOUT_UNITS`` a rollout; a history check of the belief
+by the size of the hand it weighs, :func:`engine.ai.belief.check_units`). ``budget_ms`` converts
+to units at ``STEPS_PER_MS``, and a wall-clock guard (``GUARD`` times the budget plus 50 ms, and
+at least twice the budget plus 50 ms after a belief rebuilt from the log) protects slow
+machines.
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ import random
 import time
 from collections.abc import Sequence
 
+from engine.ai.belief import CHECK_UNITS, belief, forget, start_hand
 from engine.ai.belief import WORK as belief_work
-from engine.ai.belief import belief, forget, start_hand
 from engine.ai.core import KIND_OF, Ctx, hard_choice, remembered_answers, struct_mask
 from engine.ai.evidence import _WORK, Decision, _match, history
 from engine.ai.planner import split_mask
@@ -42,8 +45,16 @@ from engine.rules import Rules
 __all__ = ["DEFAULT_BUDGET_MS", "STEPS_PER_MS", "candidates", "expert_choice"]
 
 DEFAULT_BUDGET_MS = 100
-STEPS_PER_MS = 40.0
-"""Simulated decisions per millisecond of budget (calibrated on one core of the dev machines)."""
+STEPS_PER_MS = 28.0
+"""Simulated decisions a millisecond of budget buys. A unit costs about 25 us here, so a search
+that spends its whole budget takes about 70% of it on average: the rest is the margin that keeps
+the 95th percentile within the budget (the cost of a unit varies with the planner's memo and the
+machine's load)."""
+GUARD = 2.5
+"""The wall-clock guard: a search stops after this many times its budget plus 50 ms whatever its
+work (300 ms for the default 100 ms); it only acts on a slow or overloaded machine."""
+ROLLOUT_UNITS = 0.6
+"""Simulated decisions charged per rollout for setting it up and scoring it (about 15 us)."""
 HISTORY = 999
 """How many recent decisions of the other seats a sampled deal should reproduce (0: none, deals
 are uniform given the counts; the default keeps every decision of the game)."""
@@ -74,9 +85,6 @@ TRIES = 120
 """Redraws per seat and deal for the ``"reject"`` sampler."""
 ANSWER_COST = 0.5
 """``"chain"`` sampler: simulated decisions charged per answer a redraw check weighs."""
-CHECK_UNITS = (0.3, 0.2)
-"""Simulated decisions charged per history check by the other samplers: a base plus this much per
-card of the checked hand (a check costs about 0.3 rollout decisions with 1 card, 2.9 with 13)."""
 NOISE = 0.05
 """``"reject"`` sampler: how often the noisy ``hard`` that weighs a deal plays at random."""
 SEARCH_BELOW = 99
@@ -224,7 +232,7 @@ class RejectSampler:
         self.weight = 1.0
 
     def _price(self, hand: int, d: Decision) -> float:
-        return CHECK_UNITS[0] + CHECK_UNITS[1] * count_cards(hand + d.later)
+        return CHECK_UNITS[min(count_cards(hand + d.later), len(CHECK_UNITS) - 1)]
 
     def _fits(self, seat: int, hand: int) -> bool:
         for d in self.by_seat[seat]:
@@ -343,7 +351,7 @@ def _expert_choice(
     pool = _unseen_bits(pool_mask)
     need = {s: counts[s] - _count(known.get(s, 0)) for s in others}
     step_budget = max(1.0, budget_ms * STEPS_PER_MS)
-    deadline = time.perf_counter() + (3.0 * budget_ms + 50.0) / 1000.0
+    deadline = time.perf_counter() + (GUARD * budget_ms + 50.0) / 1000.0
     totals = [0.0] * len(cands)
     runs = [1e-12] * len(cands)  # total weight of the deals each candidate was played on
     active = list(range(len(cands)))
@@ -419,7 +427,7 @@ def _expert_choice(
             )
             sim.act(me, cands[j])
             sim.run(me)
-            steps += sim.steps
+            steps += ROLLOUT_UNITS + sim.work
             totals[j] += weight * utility(sim, me, FIRST_BONUS)
             runs[j] += weight
         samples += 1
@@ -479,9 +487,11 @@ def _particle_search(
     me = ctx.seat
     bel, _ = belief(me=me, n=n, direction=direction, rules=ctx.rules, full=full, hand=ctx.hand,
                     counts=ctx.counts, log=log, budget_units=step_budget, budget_ms=budget_ms)
-    # A belief rebuilt after a restart takes longer than the budget once; the guard counts from
-    # here so that the decision is still the one a warm cache gives.
-    deadline = max(deadline, time.perf_counter() + (2.0 * budget_ms + 50.0) / 1000.0)
+    # A belief rebuilt after a restart (more than a decision's work to catch up on) takes longer
+    # than the budget once; the guard then counts from here so that the decision is still the
+    # one a warm cache gives.
+    if belief_work[0] > step_budget:
+        deadline = max(deadline, time.perf_counter() + (2.0 * budget_ms + 50.0) / 1000.0)
     steps = bel.units
     parts = bel.particles
     weights = bel.weights()
@@ -507,7 +517,7 @@ def _particle_search(
                       frozen=frozen, noise=noisy, rng=rng)
             sim.act(me, cands[j])
             sim.run(me)
-            steps += sim.steps
+            steps += ROLLOUT_UNITS + sim.work
             totals[j] += utility(sim, me, FIRST_BONUS)
             runs[j] += 1
         samples += 1

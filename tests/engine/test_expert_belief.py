@@ -166,6 +166,7 @@ def test_noise_is_fitted_to_what_each_seat_does() -> None:
     """A seat that plays at random is believed noisier than the ``hard`` seats, and the belief
     weighs its deals loosely instead of rejecting them."""
     rules = Rules().model_copy(update={"instant_wins": False})
+    budget = 3 * BUDGET  # enough deals to tell the seats apart
     random_eps: list[float] = []
     hard_eps: list[float] = []
     for i in range(4):
@@ -176,7 +177,7 @@ def test_noise_is_fitted_to_what_each_seat_does() -> None:
             step += 1
             seat = game.current
             assert seat is not None
-            cards = decide(game, seat, levels[seat], seed=step, budget_ms=BUDGET)
+            cards = decide(game, seat, levels[seat], seed=step, budget_ms=budget)
             if cards is None:
                 game.pass_turn(seat)
             else:
@@ -186,8 +187,8 @@ def test_noise_is_fitted_to_what_each_seat_does() -> None:
         obs = observe(game, 0)
         state, _ = belief.belief(me=0, n=4, direction=obs.direction, rules=obs.rules,
                                  full=full_mask(1), hand=obs.hand_mask, counts=obs.counts,
-                                 log=obs.log, budget_units=BUDGET * search.STEPS_PER_MS,
-                                 budget_ms=BUDGET)
+                                 log=obs.log, budget_units=budget * search.STEPS_PER_MS,
+                                 budget_ms=budget)
         random_eps.append(state.eps[1])
         hard_eps += [state.eps[2], state.eps[3]]
     assert random_eps and hard_eps
