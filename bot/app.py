@@ -178,6 +178,7 @@ class TienLenBot(commands.Bot):
             default_turn_seconds=settings.DEFAULT_TURN_SECONDS,
             default_turn_reminder=settings.turn_reminder_default,
             ai_delay=ai_delay,
+            expert_budget_ms=settings.EXPERT_BUDGET_MS,
             board_interval=board_interval,
             executor=executor,
             seed=seed,

@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     # How long the ready check of `Play again` waits for every seated person.
     READY_CHECK_SECONDS: int = Field(default=60, ge=5, le=3600)
     AI_DELAY_SECONDS: float = Field(default=1.0, ge=0, le=60)
+    # How long an expert computer player thinks over a play, in ms of one core (its search runs
+    # in a worker process during AI_DELAY_SECONDS): more is stronger and costs more CPU.
+    EXPERT_BUDGET_MS: int = Field(default=100, ge=10, le=2000)
     BOARD_EDIT_INTERVAL: float = Field(default=1.0, ge=0, le=60)
     LOOP_LAG_LOG: float = Field(default=0.0, ge=0, le=3600)
     CARD_PICTURES: bool = True  # false: no board/hand pictures, no card emoji (text only)

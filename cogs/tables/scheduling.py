@@ -106,6 +106,7 @@ class Scheduling:
     staleness: Staleness
     board_retry_first: float = BOARD_RETRY_FIRST
     ai_delay: float
+    expert_budget_ms: int | None
     board_interval: float
     executor: Executor | None
     wall_clock: Callable[[], float]
@@ -310,14 +311,16 @@ class Scheduling:
     def _decide_now(self, game: Game, seat: int, level: Level) -> list[Card] | None:
         if game.phase is Phase.EXCHANGE:
             return None
-        return ai.decide(game, seat, level, seed=self._rng.randrange(2**31))
+        return ai.decide(game, seat, level, seed=self._rng.randrange(2**31),
+                         budget_ms=self.expert_budget_ms)
 
     async def _decide_far(self, snapshot: str, seat: int, level: Level) -> list[Card] | None:
         if Game.from_json(snapshot).phase is Phase.EXCHANGE:
             return None
         loop = asyncio.get_running_loop()
         tokens = await loop.run_in_executor(
-            self.executor, ai.decide_json, snapshot, seat, level, self._rng.randrange(2**31)
+            self.executor, ai.decide_json, snapshot, seat, level, self._rng.randrange(2**31),
+            self.expert_budget_ms,
         )
         return None if tokens is None else parse_cards(" ".join(tokens))
 

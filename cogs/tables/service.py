@@ -100,6 +100,7 @@ class TableService(Scheduling, TableLife):
         default_turn_seconds: int = 60,
         default_turn_reminder: int | None = None,
         ai_delay: float = 1.0,
+        expert_budget_ms: int | None = None,
         board_interval: float = 1.0,
         executor: Executor | None = None,
         wall_clock: Callable[[], float] = time.time,
@@ -124,6 +125,8 @@ class TableService(Scheduling, TableLife):
         #: how long the ready check of `Play again` waits for everyone
         self.ready_seconds = ready_seconds
         self.ai_delay = ai_delay
+        #: how long an expert computer player thinks over a play (None: the engine's default)
+        self.expert_budget_ms = expert_budget_ms
         self.board_interval = board_interval
         self.executor = executor
         self.wall_clock = wall_clock

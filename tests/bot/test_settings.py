@@ -12,7 +12,7 @@ from data.models import Shards
 ALL = ("DISCORD_TOKEN", "DATABASE_PATH", "DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL",
        "DEV_GUILD_ID", "LOG_LEVEL", "STARTING_CHIPS", "DAILY_CHIPS", "DEFAULT_TURN_SECONDS",
        "DATABASE_URL", "DATABASE_POOL_SIZE", "SHARD_COUNT", "SHARD_IDS", "REST_PROCESSES",
-       "REST_BUDGET_PER_SECOND")
+       "REST_BUDGET_PER_SECOND", "EXPERT_BUDGET_MS")
 
 
 @pytest.fixture(autouse=True)
@@ -33,6 +33,7 @@ def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     assert s.LOG_LEVEL == "INFO"
     assert s.database_url == "sqlite:///tienlen.sqlite3"
     assert s.DATABASE_POOL_SIZE == 10
+    assert s.EXPERT_BUDGET_MS == 100
 
 
 def test_database_url(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,7 +69,7 @@ def test_malformed_setting_is_named_without_its_value(monkeypatch: pytest.Monkey
     ("name", "value"),
     [("DISCORD_API_BASE_URL", "ftp://x"), ("DISCORD_GATEWAY_URL", "http://x"),
      ("DEFAULT_TURN_SECONDS", "1"), ("LOG_LEVEL", "LOUD"), ("DEV_GUILD_ID", "abc"),
-     ("DATABASE_POOL_SIZE", "0")],
+     ("DATABASE_POOL_SIZE", "0"), ("EXPERT_BUDGET_MS", "5"), ("EXPERT_BUDGET_MS", "9000")],
 )
 def test_each_bad_value_is_named(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "abc")
