@@ -57,6 +57,8 @@ DROP_LOG = 7.0
 EPS_PRIOR = (1.0, 9.0)
 """Beta prior (mismatches, matches) of a seat's noise ``eps``: mean 10%, worth ten decisions."""
 EPS_MIN, EPS_MAX = 0.005, 0.6
+
+
 def _check_price(size: int) -> float:
     """Simulated decisions charged for a history check of a hand of ``size`` cards (measured on
     one core: 17-29 us up to 5 cards, 42-51 us with 6-10, 77-109 with 11, 98-120 with 12,
@@ -79,10 +81,12 @@ DRAW_UNITS = 0.025
 
 def check_units(d: Decision, size: int, answers: int) -> float:
     """What a history check cost, in simulated decisions: ``size`` cards checked, ``answers``
-    listed (a check the step already made costs nothing)."""
+    listed (a check the step already made is only looked up: ``SEEN_UNITS``)."""
     if d.table is not None and not answers:
         return NO_ANSWER_UNITS
     return CHECK_UNITS[min(size, 26)]
+
+
 MAX_GAMES = 64
 """Cache entries (one per seat and game) kept; the least recently used goes first."""
 
