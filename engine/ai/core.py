@@ -433,7 +433,7 @@ _ANSWERS: list[dict[tuple[int, int, bool], list[Combo]]] = []
 def remembered_answers() -> Iterator[None]:
     """Within one search (one seat, one rule set) a hand meets the same table again and again
     (every candidate's rollouts from one deal, the history checks of one belief step): list its
-    answers once. Nothing is kept after the search."""
+    answers once. Nothing is kept after the search. Also a decorator (``@remembered_answers()``)."""
     if _ANSWERS:  # already inside one
         yield
         return

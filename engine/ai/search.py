@@ -296,6 +296,7 @@ def _unseen_bits(unseen: int) -> list[int]:
     return bits
 
 
+@remembered_answers()
 def expert_choice(
     ctx: Ctx,
     legal: Sequence[Combo],
@@ -313,28 +314,6 @@ def expert_choice(
     log: Sequence[Event] = (),
 ) -> Combo | None:
     """Search the candidates of :func:`candidates` and return the best (``None``: pass)."""
-    with remembered_answers():
-        return _expert_choice(ctx, legal, can_pass, rng=rng, budget_ms=budget_ms, n=n,
-                              direction=direction, passed=passed, finished=finished,
-                              played=played, full=full, known=known, log=log)
-
-
-def _expert_choice(
-    ctx: Ctx,
-    legal: Sequence[Combo],
-    can_pass: bool,
-    *,
-    rng: random.Random,
-    budget_ms: int,
-    n: int,
-    direction: int,
-    passed: frozenset[int],
-    finished: Sequence[int],
-    played: int,
-    full: int,
-    known: dict[int, int] | None,
-    log: Sequence[Event],
-) -> Combo | None:
     cands = candidates(ctx, legal, can_pass)
     if len(cands) == 1 or sum(ctx.counts) > SEARCH_BELOW:
         if cands[0] is None or cands[0][1] != ctx.hand:
@@ -450,6 +429,7 @@ def _expert_choice(
     return cands[best]
 
 
+@remembered_answers()
 def keep_up(ctx: Ctx, *, n: int, direction: int, full: int, log: Sequence[Event],
             budget_ms: int) -> None:
     """Bring the seat's belief up to date on a decision that needs no search (one candidate, or
@@ -457,10 +437,9 @@ def keep_up(ctx: Ctx, *, n: int, direction: int, full: int, log: Sequence[Event]
     time stays bounded. The chain, and so every decision, is the same either way."""
     if SAMPLER != "particles":
         return
-    with remembered_answers():
-        belief(me=ctx.seat, n=n, direction=direction, rules=ctx.rules, full=full,
-               hand=ctx.hand, counts=ctx.counts, log=log,
-               budget_units=max(1.0, budget_ms * STEPS_PER_MS), budget_ms=budget_ms)
+    belief(me=ctx.seat, n=n, direction=direction, rules=ctx.rules, full=full, hand=ctx.hand,
+           counts=ctx.counts, log=log, budget_units=max(1.0, budget_ms * STEPS_PER_MS),
+           budget_ms=budget_ms)
     if SPENT is not None:
         SPENT.append(belief_work[0])
 
