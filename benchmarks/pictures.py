@@ -100,6 +100,58 @@ def animation(games: int, seed: int) -> bool:
     return ok
 
 
+def table_boards(games: int, seed: int) -> list[BoardView]:
+    """The boards of four-person tables as a server shows them, action after action (the same
+    names and away marks all game, the chips at the end)."""
+    rng = random.Random(seed)
+    boards: list[BoardView] = []
+    for g in range(games):
+        game = Game.new(Rules(), 4, seed=seed * 1_000 + 500 + g)
+        names = [f"Player {g}-{i}" for i in range(4)]
+        while True:
+            chips = [0, 10, -5, -5] if game.is_over else None
+            boards.append(board_view(game, names, table=g, stake=10, chips=chips))
+            if game.is_over:
+                break
+            seat = game.current
+            assert seat is not None
+            plays = game.legal_plays(seat)
+            if game.table is not None and (not plays or rng.random() < 0.3):
+                game.pass_turn(seat)
+            else:
+                game.play(seat, list(rng.choice(plays).cards))
+    return boards
+
+
+def consecutive(games: int, seed: int, rounds: int = 5) -> None:
+    """A table's boards in order, drawn the bot's way (bands of rows already compressed are
+    reused, :mod:`cogs.pictures.png`) and as one whole picture, alternately, ``rounds`` times:
+    CPU milliseconds per board (median round) and the bands reused."""
+    from cogs.pictures import png
+    from cogs.pictures.render import board_png, encode, render_board
+
+    boards = table_boards(games, seed)
+    fonts = Pictures().fonts
+    whole: list[float] = []
+    banded: list[float] = []
+    reused = 0.0
+    for _ in range(rounds):
+        start = time.thread_time()
+        for view in boards:
+            encode(render_board(view, fonts), fonts)
+        whole.append((time.thread_time() - start) * 1000 / len(boards))
+        cache = png.BandCache()
+        start = time.thread_time()
+        for view in boards:
+            board_png(view, fonts, cache)
+        banded.append((time.thread_time() - start) * 1000 / len(boards))
+        reused = cache.hits / (cache.hits + cache.misses)
+    print(f"a table's boards in order ({len(boards)} boards of {games} four-person games), "
+          f"CPU ms per board, median of {rounds}: whole picture "
+          f"{statistics.median(whole):.2f}, bands {statistics.median(banded):.2f} "
+          f"({100 * reused:.0f}% of bands reused)")
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -215,12 +267,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
     parser.add_argument("--core", type=int, default=0,
                         help="CPU core to pin to (default 0; -1: do not pin)")
+    parser.add_argument("--tables", action="store_true",
+                        help="only a table's boards in order: whole pictures against bands")
     parser.add_argument("--parts", action="store_true",
                         help="only the cost by part (table, text, card faces, palette, "
                              "encoding) and other encodings")
     args = parser.parse_args(argv)
     if args.core >= 0 and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.core})
+    if args.tables:
+        consecutive(6, args.seed)
+        return 0
     boards, hands = collect(args.games, args.seed)
     if args.parts:
         parts(boards, hands)
@@ -242,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     cached.board_png(boards[-1])
     hit_wall, _, _ = _timed(cached.board_png, [boards[-1]] * 1000)  # type: ignore[arg-type]
     print(f"cache hit: {statistics.mean(hit_wall) * 1000:.1f} µs")
+    consecutive(6, args.seed)
     ok &= animation(3, args.seed)
     if max(board_sizes) > MAX_BOARD_BYTES:
         print(f"a board is larger than {MAX_BOARD_BYTES} bytes")

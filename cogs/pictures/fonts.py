@@ -271,14 +271,27 @@ class Text:
         self.ascent, self.descent = ascent, descent
 
     def draw(self, img: Image.Image, x: float, y: float, fill: tuple[int, int, int],
-             anchor: str = "la") -> None:
+             anchor: str = "la", within: tuple[int, int] | None = None) -> None:
         """Paste the text in ``fill`` at (x, y) with a Pillow-style anchor: horizontal ``l``,
-        ``m`` or ``r``; vertical ``a`` (ascender), ``m`` (middle), ``s`` (baseline) or ``d``."""
-        h, v = anchor[0], anchor[1]
-        x -= {"l": 0.0, "m": self.width / 2, "r": self.width}[h]
+        ``m`` or ``r``; vertical ``a`` (ascender), ``m`` (middle), ``s`` (baseline) or ``d``;
+        ``within``: only the rows from the first to before the last are painted."""
+        x -= {"l": 0.0, "m": self.width / 2, "r": self.width}[anchor[0]]
+        top, mask = self._top(y, anchor), self.mask
+        if within is not None and (top < within[0] or top + mask.height > within[1]):
+            first = min(max(0, within[0] - top), mask.height)
+            last = max(first, min(mask.height, within[1] - top))
+            top, mask = top + first, mask.crop((0, first, mask.width, last))
+        img.paste(fill, (round(x) + self.left, top), mask)
+
+    def rows(self, y: float, anchor: str = "la") -> tuple[int, int]:
+        """The rows (first, last + 1) that :meth:`draw` at ``y`` with ``anchor`` paints."""
+        top = self._top(y, anchor)
+        return top, top + self.mask.height
+
+    def _top(self, y: float, anchor: str) -> int:
         baseline = {"a": y + self.ascent, "m": y + (self.ascent - self.descent) / 2,
-                    "s": y, "d": y - self.descent}[v]
-        img.paste(fill, (round(x) + self.left, round(baseline) + self.top), self.mask)
+                    "s": y, "d": y - self.descent}[anchor[1]]
+        return round(baseline) + self.top
 
 
 def fit_text(text: str, font: Font, width: float) -> str:

@@ -35,7 +35,7 @@ from typing import Any
 
 from .fonts import Fonts
 from .model import BoardView, HandView
-from .render import encode, render_board, render_hand
+from .render import board_png, encode, render_hand
 
 __all__ = ["DrawingPool", "default_workers", "draw"]
 
@@ -57,7 +57,7 @@ def draw(kind: str, view: Any, fonts: Fonts) -> bytes:
     """One picture as PNG bytes: ``kind`` "board" (a :class:`BoardView`) or "hand"."""
     if kind == "board":
         assert isinstance(view, BoardView)
-        return encode(render_board(view, fonts), fonts)
+        return board_png(view, fonts)
     if kind == "hand":
         assert isinstance(view, HandView)
         return encode(render_hand(view, fonts), fonts)

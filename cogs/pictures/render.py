@@ -15,7 +15,8 @@ bold, names 21 px (18 px for long ones), counts 30 px, card ranks about 26 px on
 from __future__ import annotations
 
 import io
-from functools import lru_cache
+from collections.abc import Callable, Hashable, Sequence
+from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
 
@@ -24,8 +25,9 @@ from engine import Card, Rank, Suit
 from .cards import back_sprite, card_sprite
 from .fonts import EMPTY_NAME, Fonts, clean
 from .model import BoardView, BoardWords, HandView, SeatView
+from .png import BandCache, encode_parts, shared
 
-__all__ = ["BOARD_SIZE", "encode", "palette", "render_board", "render_hand"]
+__all__ = ["BOARD_SIZE", "board_png", "encode", "palette", "render_board", "render_hand"]
 
 BOARD_SIZE = (840, 560)
 FELT = (21, 92, 58)
@@ -107,10 +109,12 @@ def _felt(size: tuple[int, int]) -> Image.Image:
 
 
 def _label(img: Image.Image, fonts: Fonts, x: float, y: float, text: str, size: int,
-           fill: tuple[int, int, int], anchor: str = "la", *, bold: bool = True) -> float:
-    """Draw a line of text (cached mask); returns its width."""
+           fill: tuple[int, int, int], anchor: str = "la", *, bold: bool = True,
+           within: tuple[int, int] | None = None) -> float:
+    """Draw a line of text (cached mask), only in the rows ``within`` if given; returns its
+    width."""
     line = fonts.text(text, size, bold)
-    line.draw(img, x, y, fill, anchor)
+    line.draw(img, x, y, fill, anchor, within)
     return line.width
 
 
@@ -192,6 +196,7 @@ def _plate(x: int, y: int, fill: tuple[int, int, int], outline: tuple[int, int, 
 
 def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, view: BoardView,
                index: int, seat: SeatView, x: int, y: int) -> None:
+    """Draw a seat's plate: nothing outside the rows of :func:`_plate_rows`."""
     turn = seat.turn and not view.finished
     dim = seat.passed and not turn and not view.finished
     flag = (MARK_LAST if seat.cards == 1 else MARK_TWO if seat.cards == 2 else None
@@ -203,7 +208,9 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, view: 
                    flag, TEXT_DARK if turn else PLATE_EDGE)
     img.paste(plate, (x - RING, y - RING))
     ink = TEXT_DARK if turn else (TEXT_DIM if dim else TEXT)
-    # Row 1: seat number and name (and the chip change at the end, right-aligned).
+    # Row 1: seat number and name (and the chip change at the end, right-aligned). A name's
+    # letters are kept to the plate's rows (only a name could reach further: tests show that
+    # none does; the rows a part paints must be known before it is drawn, see board_png).
     cx, cy = x + 22, y + 25
     _label(img, fonts, cx, cy, str(index + 1), 16, PLATE_TURN if turn else TEXT, "mm")
     name_right = x + PLATE_W - 10
@@ -212,7 +219,7 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, view: 
         width = _label(img, fonts, name_right, cy, text, 21, TEXT_DARK if turn else colour, "rm")
         name_right -= round(width) + 8
     name, size = _fit_name(fonts, seat, name_right - (cx + 20))
-    _label(img, fonts, cx + 20, cy, name, size, ink, "lm")
+    _label(img, fonts, cx + 20, cy, name, size, ink, "lm", within=_plate_rows(y))
     # Row 2: the cards held as a stack of backs, the count, and a mark; at the end of a game
     # shown face up (lật bài) across the plate instead.
     row_y = y + 50
@@ -231,6 +238,11 @@ def _draw_seat(img: Image.Image, draw: ImageDraw.ImageDraw, fonts: Fonts, view: 
         img.paste(stack, (x + 12, row_y), stack)
         count_x = x + 12 + stack.width + 8
     _label(img, fonts, count_x, row_y + BACK_H / 2 + 1, str(seat.cards), 30, ink, "lm")
+
+
+def _plate_rows(y: int) -> tuple[int, int]:
+    """The rows (first, last + 1) of a plate whose top is at ``y``, its ring included."""
+    return y - RING, y + PLATE_H + RING + 1
 
 
 def _with_name(fonts: Fonts, text: str, seat: SeatView, size: int, room: float) -> str:
@@ -268,14 +280,30 @@ def _draw_cards(img: Image.Image, fonts: Fonts, cards: tuple[Card, ...], width: 
         img.paste(sprite, (round(left + i * step), y + dy), sprite)
 
 
-def render_board(view: BoardView, fonts: Fonts) -> Image.Image:
-    """The board picture (RGB)."""
-    img = _felt(BOARD_SIZE).copy()
-    draw = ImageDraw.Draw(img)
+Paint = Callable[[Image.Image, ImageDraw.ImageDraw], None]
+
+
+def board_parts(view: BoardView, fonts: Fonts) -> list[tuple[int, int, Hashable, Paint]]:
+    """The board's drawing steps in order, each with the rows it paints (first, last + 1),
+    known before it is drawn, and its exact arguments (:data:`.png.Part`): two boards with
+    the same steps over some rows have the same pixels there (the rest is the bare felt)."""
+    parts: list[tuple[int, int, Hashable, Paint]] = []
+
+    def label(x: float, y: float, text: str, size: int, fill: tuple[int, int, int],
+              anchor: str) -> None:
+        line = fonts.text(text, size, True)
+
+        def paint(img: Image.Image, _: ImageDraw.ImageDraw) -> None:
+            line.draw(img, x, y, fill, anchor)
+
+        parts.append((*line.rows(y, anchor), ("label", x, y, text, size, fill, anchor), paint))
+
     n = len(view.seats)
     for index, (seat, (x, y)) in enumerate(zip(view.seats, _slots(n, view.direction),
                                                strict=True)):
-        _draw_seat(img, draw, fonts, view, index, seat, x, y)
+        parts.append((*_plate_rows(y), ("seat", index, x, y, seat, view.finished, view.words),
+                      partial(_draw_seat, fonts=fonts, view=view, index=index, seat=seat, x=x,
+                              y=y)))
     w, h = BOARD_SIZE
     sides = n >= 4
     x0 = 10 + PLATE_W + 12 if sides else 50
@@ -286,11 +314,11 @@ def render_board(view: BoardView, fonts: Fonts) -> Image.Image:
     words = view.words
     header = words.header.format(table=view.table, stake=words.num(view.stake))
     header = fonts.fit(header, HEADER_SIZE, True, w - 100)
-    _label(img, fonts, mid, y0 + 2, header, HEADER_SIZE, TEXT, "ma")
+    label(mid, y0 + 2, header, HEADER_SIZE, TEXT, "ma")
     card_h = round(BOARD_CARD_W * 1.4)
     centre_y = (y0 + 40 + y1) // 2
     if view.finished:
-        _label(img, fonts, mid, centre_y, words.game_over, 34, TEXT, "mm")
+        label(mid, centre_y, words.game_over, 34, TEXT, "mm")
     elif view.to_beat:
         title = words.to_beat
         if view.to_beat_by is not None:
@@ -298,21 +326,39 @@ def render_board(view: BoardView, fonts: Fonts) -> Image.Image:
                                view.seats[view.to_beat_by], 22, x1 - x0 - 8)
         cards_y = y1 - card_h
         title = fonts.fit(title, 22, True, x1 - x0 - 8)
-        _label(img, fonts, mid, cards_y - 10, title, 22, TEXT, "md")
+        label(mid, cards_y - 10, title, 22, TEXT, "md")
         # Between the side plates when the play fits there, else across the whole table.
         n_cards = len(view.to_beat)
         fits = n_cards == 1 or (x1 - x0 - BOARD_CARD_W) / (n_cards - 1) >= MIN_STEP
         lo, hi = (x0, x1) if fits else (50, w - 50)
-        _draw_cards(img, fonts, view.to_beat, BOARD_CARD_W, lo, hi, cards_y)
+        played = view.to_beat
+        tall = max(card_sprite(card, BOARD_CARD_W, fonts).height for card in played)
+        parts.append((cards_y, cards_y + tall, ("cards", played, lo, hi, cards_y),
+                      lambda img, _: _draw_cards(img, fonts, played, BOARD_CARD_W, lo, hi,
+                                                 cards_y)))
     else:
         text = fonts.fit(view.note or words.new_lead, 34, True, x1 - x0 - 8)
         if view.note is None and view.lead_by is not None:  # who won the trick (and leads)
-            _label(img, fonts, mid, centre_y - 20, text, 34, TEXT, "mm")
+            label(mid, centre_y - 20, text, 34, TEXT, "mm")
             won = _with_name(fonts, words.won_trick, view.seats[view.lead_by], 24, x1 - x0 - 8)
-            _label(img, fonts, mid, centre_y + 22, won, 24, PLATE_TURN, "mm")
+            label(mid, centre_y + 22, won, 24, PLATE_TURN, "mm")
         else:
-            _label(img, fonts, mid, centre_y, text, 34, TEXT, "mm")
+            label(mid, centre_y, text, 34, TEXT, "mm")
+    return parts
+
+
+def _paint(parts: list[tuple[int, int, Hashable, Paint]], wanted: Sequence[int]) -> Image.Image:
+    img = _felt(BOARD_SIZE).copy()
+    draw = ImageDraw.Draw(img)
+    for index in wanted:
+        parts[index][3](img, draw)
     return img
+
+
+def render_board(view: BoardView, fonts: Fonts) -> Image.Image:
+    """The board picture (RGB)."""
+    parts = board_parts(view, fonts)
+    return _paint(parts, range(len(parts)))
 
 
 def render_hand(view: HandView, fonts: Fonts) -> Image.Image:
@@ -363,3 +409,12 @@ def encode(img: Image.Image, fonts: Fonts) -> bytes:
     img.quantize(palette=palette(fonts), dither=Image.Dither.NONE).save(
         out, "PNG", compress_level=COMPRESS_LEVEL)
     return out.getvalue()
+
+
+def board_png(view: BoardView, fonts: Fonts, cache: BandCache = shared) -> bytes:
+    """The board's PNG bytes, the same pixels as ``encode(render_board(view, fonts), fonts)``,
+    with the rows that an earlier board showed the same way taken from ``cache`` (:mod:`.png`):
+    about a third of the cost."""
+    parts = board_parts(view, fonts)
+    return encode_parts(BOARD_SIZE, [part[:3] for part in parts], partial(_paint, parts),
+                        palette(fonts), fonts, cache)

@@ -38,7 +38,7 @@ from .cards import EMOJI_DIR, card_sprite, emoji_name, emoji_png
 from .fonts import Fonts
 from .model import BoardView, HandView
 from .pool import DrawingPool
-from .render import BOARD_CARD_W, HAND_CARD_W, encode, palette, render_board, render_hand
+from .render import BOARD_CARD_W, HAND_CARD_W, board_png, encode, palette, render_hand
 from .replay import FaceUpView, animation_gif, face_up_png
 
 __all__ = ["PictureCache", "Pictures", "Wanted", "picture_key"]
@@ -444,7 +444,7 @@ class Pictures:
 
     def _draw_board(self, view: BoardView) -> bytes:
         with self._lock:
-            return encode(render_board(view, self.fonts), self.fonts)
+            return board_png(view, self.fonts)
 
     def _draw_face_up(self, view: FaceUpView) -> bytes:
         with self._lock:

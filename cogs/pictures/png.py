@@ -1,0 +1,182 @@
+"""PNG encoding of a board that maps and compresses each band of rows once, however often the
+same rows are shown again.
+
+Consecutive boards of a table differ in a few places (a plate, the play in the middle): most of
+their rows show what the board before showed, or what another table's shows (the felt). Mapping
+the whole picture onto the palette and compressing it every time was most of a board's cost.
+Here the picture is cut into bands of :data:`BAND_ROWS` rows. A band is known by the parts drawn
+across its rows (:data:`Part`: the rows a drawing step painted and its exact arguments), in
+drawing order: two boards whose bands have the same parts have the same pixels there. Each band
+is mapped onto the palette and compressed once (a raw deflate stream ended at a byte boundary,
+so bands can be put side by side) and kept; a picture is its bands' bytes joined into one zlib
+stream with the checksum combined from theirs. The result is an ordinary PNG (palette, 8 bits,
+no filter) that any decoder reads.
+"""
+
+from __future__ import annotations
+
+import itertools
+import struct
+import threading
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+
+from PIL import Image
+
+BAND_ROWS = 16
+"""Rows per band: smaller bands are reused more often but each costs a lookup and a join."""
+LEVEL = 3
+"""zlib level of a band (each band is compressed once, then reused)."""
+MAX_BANDS = 8192
+"""Bands kept, the least recently used dropped first: a band keeps its compressed bytes (tens
+of bytes for the felt, a few KB for a row of cards), so the cache stays within a few MB."""
+MAX_PARTS = 16384
+"""Parts kept with their number (a band's key names its parts by number)."""
+
+Part = tuple[int, int, Hashable]
+"""What a drawing step painted: its rows (first, last + 1) and everything it drew with."""
+Band = tuple[bytes, int, int]
+"""A band compressed: raw deflate bytes ending at a byte boundary, the Adler-32 and the length
+of the rows compressed."""
+
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_ZLIB_HEADER = b"\x78\x01"  # deflate, 32 KB window; (0x78 * 256 + 0x01) % 31 == 0
+_FINAL_BLOCK = b"\x03\x00"  # an empty, final block of fixed codes: ends the deflate stream
+_ADLER_BASE = 65521
+
+
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of two byte strings joined, from each one's Adler-32 and the second's
+    length (zlib's ``adler32_combine``, which Python's zlib does not offer)."""
+    rem = second_length % _ADLER_BASE
+    low = first & 0xFFFF
+    high = (rem * low) % _ADLER_BASE
+    low = (low + (second & 0xFFFF) + _ADLER_BASE - 1) % _ADLER_BASE
+    high = (high + (first >> 16) + (second >> 16) + _ADLER_BASE - rem) % _ADLER_BASE
+    return low | (high << 16)
+
+
+def compress_band(width: int, pixels: bytes) -> Band:
+    """Whole rows of ``width`` palette indices, each given PNG's "no filter" byte, compressed."""
+    rows = b"".join(b"\x00" + pixels[start:start + width]
+                    for start in range(0, len(pixels), width))
+    packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    return (packer.compress(rows) + packer.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows),
+            len(rows))
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return (struct.pack(">I", len(data)) + kind + data
+            + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind))))
+
+
+def assemble(width: int, height: int, colours: bytes, bands: Sequence[Band]) -> bytes:
+    """A PNG file (8-bit palette of ``colours``, RGB triples) of the bands, top to bottom."""
+    checksum = 1  # the Adler-32 of nothing
+    for _, adler, length in bands:
+        checksum = adler32_combine(checksum, adler, length)
+    stream = b"".join((_ZLIB_HEADER, *(band[0] for band in bands), _FINAL_BLOCK,
+                       struct.pack(">I", checksum)))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", colours),
+                     _chunk(b"IDAT", stream), _chunk(b"IEND", b"")))
+
+
+class BandCache:
+    """Compressed bands by key and parts by number, both bounded; safe to share between
+    threads. A part's number is never given to another part, so a band whose part was
+    forgotten is only missed, never mistaken."""
+
+    def __init__(self, max_bands: int = MAX_BANDS, max_parts: int = MAX_PARTS) -> None:
+        self.max_bands, self.max_parts = max_bands, max_parts
+        self._bands: OrderedDict[Hashable, Band] = OrderedDict()
+        self._parts: OrderedDict[Hashable, int] = OrderedDict()
+        self._numbers = itertools.count()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._bands)
+
+    @property
+    def bytes(self) -> int:
+        """Memory held by the compressed bands."""
+        with self._lock:
+            return sum(len(band[0]) for band in self._bands.values())
+
+    def numbers(self, keys: Sequence[Hashable]) -> list[int]:
+        """Each part's number (a new one for a part not seen, or forgotten)."""
+        found: list[int] = []
+        with self._lock:
+            for key in keys:
+                number = self._parts.get(key)
+                if number is None:
+                    number = self._parts[key] = next(self._numbers)
+                    if len(self._parts) > self.max_parts:
+                        self._parts.popitem(last=False)
+                else:
+                    self._parts.move_to_end(key)
+                found.append(number)
+        return found
+
+    def get(self, key: Hashable) -> Band | None:
+        with self._lock:
+            band = self._bands.get(key)
+            if band is None:
+                self.misses += 1
+            else:
+                self._bands.move_to_end(key)
+                self.hits += 1
+            return band
+
+    def put(self, key: Hashable, band: Band) -> None:
+        with self._lock:
+            self._bands[key] = band
+            while len(self._bands) > self.max_bands:
+                self._bands.popitem(last=False)
+
+
+shared = BandCache()
+"""The bands of this process (a drawing process draws every board it is given through it)."""
+
+
+def encode_parts(size: tuple[int, int], parts: Sequence[Part],
+                 draw: Callable[[Sequence[int]], Image.Image], palette: Image.Image,
+                 salt: Hashable, cache: BandCache = shared) -> bytes:
+    """PNG bytes of a picture of ``size`` made of ``parts`` over a background that ``salt``
+    determines, mapped onto ``palette``: bands seen before, with the same parts over them, come
+    from ``cache``; for the others ``draw(indices)`` draws the parts over them (the RGB
+    picture with only those parts drawn), whose rows are then mapped and compressed."""
+    width, height = size
+    numbers = cache.numbers([part[2] for part in parts])
+    count = -(-height // BAND_ROWS)
+    over: list[list[int]] = [[] for _ in range(count)]  # the parts over each band, in order
+    for index, (first, last, _) in enumerate(parts):
+        for band in range(max(0, first // BAND_ROWS), min(count, -(-last // BAND_ROWS))):
+            over[band].append(index)
+    keys: list[Hashable] = [(salt, width, band, height, tuple(numbers[i] for i in indices))
+                            for band, indices in enumerate(over)]
+    bands = [cache.get(key) for key in keys]
+    missing = [band for band, found in enumerate(bands) if found is None]
+    if missing:
+        wanted = sorted({index for band in missing for index in over[band]})
+        img = draw(wanted)
+        runs: list[list[int]] = []  # missing bands next to each other, mapped at once
+        for band in missing:
+            if runs and runs[-1][-1] == band - 1:
+                runs[-1].append(band)
+            else:
+                runs.append([band])
+        step = width * BAND_ROWS
+        for run in runs:
+            top, bottom = run[0] * BAND_ROWS, min(height, (run[-1] + 1) * BAND_ROWS)
+            pixels = img.crop((0, top, width, bottom)).quantize(
+                palette=palette, dither=Image.Dither.NONE).tobytes()
+            for offset, band in enumerate(run):
+                made = compress_band(width, pixels[offset * step:(offset + 1) * step])
+                cache.put(keys[band], made)
+                bands[band] = made
+    colours = bytes(palette.getpalette() or [])
+    return assemble(width, height, colours, [band for band in bands if band is not None])

@@ -1,0 +1,115 @@
+"""A board's PNG with its bands of rows mapped and compressed once (issue 28): the same pixels
+as the whole picture mapped and compressed by Pillow, for every board a game shows, with any
+names, whether its bands come from the cache or not (and after the cache forgot some); an
+unchanged band is not compressed again."""
+
+from __future__ import annotations
+
+import io
+import random
+import zlib
+
+import pytest
+from PIL import Image
+
+from cogs.pictures import BoardView, Fonts, SeatView, board_view
+from cogs.pictures import png as png_mod
+from cogs.pictures.png import BAND_ROWS, BandCache, adler32_combine
+from cogs.pictures.render import BOARD_SIZE, board_png, encode, render_board
+from engine import Game, Rules, parse_cards
+
+from .test_names_and_flags import HOSTILE_NAMES
+
+
+@pytest.fixture(scope="module")
+def fonts() -> Fonts:
+    return Fonts.shared()
+
+
+def _pixels(data: bytes) -> bytes:
+    picture = Image.open(io.BytesIO(data))
+    assert picture.mode == "P" and picture.size == BOARD_SIZE
+    return picture.tobytes()
+
+
+def _games(seed: int) -> list[BoardView]:
+    """Every board of short games of 2 to 8 seats, in both directions of play, random names
+    (the hostile ones too), to the end with the cards left face up."""
+    rng = random.Random(seed)
+    names = [*HOSTILE_NAMES.values(), "Ánh", "Máy 2 (khó)", "Bảo"]
+    boards: list[BoardView] = []
+    for n in range(2, 9):
+        game = Game.new(Rules(three_player_17=n == 3, reverse_order_each_game=n % 2 == 0),
+                        n, seed=seed * 10 + n)
+        seat_names = [rng.choice(names) for _ in range(n)]
+        away = [rng.random() < 0.2 for _ in range(n)]
+        stake = rng.choice([10, 50_000])
+        while not game.is_over:
+            boards.append(board_view(game, seat_names, table=n, stake=stake, away=away))
+            seat = game.current
+            assert seat is not None
+            plays = game.legal_plays(seat)
+            if game.table is not None and (not plays or rng.random() < 0.3):
+                game.pass_turn(seat)
+            else:
+                game.play(seat, list(rng.choice(plays).cards))
+        chips = [rng.randint(-30_000, 30_000) for _ in range(n)]
+        boards.append(board_view(game, seat_names, table=n, stake=stake, chips=chips))
+        boards.append(board_view(game, seat_names, table=n, stake=stake, chips=chips,
+                                 reveal=True))
+    return boards
+
+
+def test_adler32_combine_is_zlibs() -> None:
+    rng = random.Random(5)
+    for _ in range(200):
+        first = rng.randbytes(rng.randint(0, 3000))
+        second = rng.randbytes(rng.choice([0, 1, 65521, rng.randint(0, 200_000)]))
+        assert adler32_combine(zlib.adler32(first), zlib.adler32(second),
+                               len(second)) == zlib.adler32(first + second)
+
+
+def test_a_board_from_bands_is_the_whole_board(fonts: Fonts) -> None:
+    # A small cache forgets bands and parts while the games go on: a band is then drawn again,
+    # never mistaken for another.
+    cache = BandCache(max_bands=60, max_parts=40)
+    boards = _games(1)
+    for view in boards + boards[::5]:  # and again, mostly from the cache
+        data = board_png(view, fonts, cache)
+        zlib.decompress(_idat(data))  # a strict decoder: the checksum combined right
+        assert _pixels(data) == _pixels(encode(render_board(view, fonts), fonts)), view
+    assert cache.hits > 0 and cache.misses > 0
+
+
+def _idat(data: bytes) -> bytes:
+    at = data.index(b"IDAT")
+    length = int.from_bytes(data[at - 4:at], "big")
+    return data[at + 4:at + 4 + length]
+
+
+def test_only_the_rows_that_changed_are_compressed_again(fonts: Fonts) -> None:
+    cache = BandCache()
+    seats = tuple(SeatView(name, 13) for name in ("An", "Bình", "Chi", "Dũng"))
+    before = BoardView(3, 10, seats, tuple(parse_cards("3s 3c")), 1)
+    board_png(before, fonts, cache)
+    bands = -(-BOARD_SIZE[1] // BAND_ROWS)
+    assert cache.misses == bands and cache.hits == 0
+    board_png(before, fonts, cache)  # the same board: nothing compressed
+    assert cache.misses == bands and cache.hits == bands
+    # The top seat played (and passed its count on): only its plate's rows are new.
+    after = BoardView(3, 10, (*seats[:2], SeatView("Chi", 11), seats[3]),
+                      tuple(parse_cards("3s 3c")), 1)
+    data = board_png(after, fonts, cache)
+    new = cache.misses - bands
+    assert 0 < new <= -(-(100 + 2 * 4) // BAND_ROWS) + 1
+    assert _pixels(data) == _pixels(encode(render_board(after, fonts), fonts))
+
+
+def test_the_shared_cache_is_bounded() -> None:
+    cache = BandCache(max_bands=3, max_parts=2)
+    for key in range(10):
+        cache.put(key, (b"x" * key, 1, key))
+    assert len(cache) == 3 and cache.bytes == 7 + 8 + 9
+    numbers = cache.numbers(["a", "b", "c", "a"])
+    assert numbers[:3] == [0, 1, 2] and numbers[3] == 3  # "a" was forgotten: a new number
+    assert png_mod.shared.max_bands == png_mod.MAX_BANDS
