@@ -32,6 +32,17 @@ TARGET_HAND_MS = 10.0
 MAX_BOARD_BYTES = 60_000
 
 
+def random_action(game: Game, rng: random.Random) -> None:
+    """The seat to play passes (3 times in 10 when it may) or plays a random legal play."""
+    seat = game.current
+    assert seat is not None
+    plays = game.legal_plays(seat)
+    if game.table is not None and (not plays or rng.random() < 0.3):
+        game.pass_turn(seat)
+    else:
+        game.play(seat, list(rng.choice(plays).cards))
+
+
 def collect(games: int, seed: int) -> tuple[list[BoardView], list[HandView]]:
     """Boards and hands seen during ``games`` seeded games with random legal moves."""
     rng = random.Random(seed)
@@ -55,11 +66,7 @@ def collect(games: int, seed: int) -> tuple[list[BoardView], list[HandView]]:
             assert seat is not None
             held = len(game.hand(seat))
             hands.append(hand_view(game, seat, [rng.random() < 0.2 for _ in range(held)]))
-            plays = game.legal_plays(seat)
-            if game.table is not None and (not plays or rng.random() < 0.3):
-                game.pass_turn(seat)
-            else:
-                game.play(seat, list(rng.choice(plays).cards))
+            random_action(game, rng)
     return boards, hands
 
 
@@ -76,13 +83,7 @@ def animation(games: int, seed: int) -> bool:
     for g in range(games):
         game = Game.new(Rules(instant_wins=False), 4, seed=seed * 7_919 + g)
         while not game.is_over:
-            seat = game.current
-            assert seat is not None
-            plays = game.legal_plays(seat)
-            if game.table is not None and (not plays or rng.random() < 0.3):
-                game.pass_turn(seat)
-            else:
-                game.play(seat, list(rng.choice(plays).cards))
+            random_action(game, rng)
         start_cpu = time.thread_time()
         replay = Replay(game.events)
         last = len(replay) - 1
@@ -113,13 +114,7 @@ def table_boards(games: int, seed: int) -> list[BoardView]:
             boards.append(board_view(game, names, table=g, stake=10, chips=chips))
             if game.is_over:
                 break
-            seat = game.current
-            assert seat is not None
-            plays = game.legal_plays(seat)
-            if game.table is not None and (not plays or rng.random() < 0.3):
-                game.pass_turn(seat)
-            else:
-                game.play(seat, list(rng.choice(plays).cards))
+            random_action(game, rng)
     return boards
 
 

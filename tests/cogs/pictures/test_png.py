@@ -12,6 +12,7 @@ import zlib
 import pytest
 from PIL import Image
 
+from benchmarks.pictures import random_action
 from cogs.pictures import BoardView, Fonts, SeatView, board_view
 from cogs.pictures import png as png_mod
 from cogs.pictures.png import BAND_ROWS, BandCache, adler32_combine
@@ -46,13 +47,7 @@ def _games(seed: int) -> list[BoardView]:
         stake = rng.choice([10, 50_000])
         while not game.is_over:
             boards.append(board_view(game, seat_names, table=n, stake=stake, away=away))
-            seat = game.current
-            assert seat is not None
-            plays = game.legal_plays(seat)
-            if game.table is not None and (not plays or rng.random() < 0.3):
-                game.pass_turn(seat)
-            else:
-                game.play(seat, list(rng.choice(plays).cards))
+            random_action(game, rng)
         chips = [rng.randint(-30_000, 30_000) for _ in range(n)]
         boards.append(board_view(game, seat_names, table=n, stake=stake, chips=chips))
         boards.append(board_view(game, seat_names, table=n, stake=stake, chips=chips,
