@@ -30,7 +30,8 @@ LEVEL = 3
 """zlib level of a band (each band is compressed once, then reused)."""
 MAX_BANDS = 8192
 """Bands kept, the least recently used dropped first: a band keeps its compressed bytes (tens
-of bytes for the felt, a few KB for a row of cards), so the cache stays within a few MB."""
+of bytes for the felt, a few KB for a row of cards): about 6 MB once full, 12 MB with the
+steps' numbers and keys."""
 MAX_PARTS = 16384
 """Parts kept with their number (a band's key names its parts by number)."""
 
