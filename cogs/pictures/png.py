@@ -21,6 +21,7 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
+from typing import NamedTuple
 
 from PIL import Image
 
@@ -84,6 +85,15 @@ def assemble(width: int, height: int, colours: bytes, bands: Sequence[Band]) -> 
                      _chunk(b"IDAT", stream), _chunk(b"IEND", b"")))
 
 
+class BandFigures(NamedTuple):
+    """A band cache's size and use (each drawing process reports its own)."""
+
+    bands: int
+    bytes: int
+    hits: int
+    misses: int
+
+
 class BandCache:
     """Compressed bands by key and parts by number, both bounded; safe to share between
     threads. A part's number is never given to another part, so a band whose part was
@@ -95,6 +105,7 @@ class BandCache:
         self._parts: OrderedDict[Hashable, int] = OrderedDict()
         self._numbers = itertools.count()
         self._lock = threading.Lock()
+        self._bytes = 0
         self.hits = 0
         self.misses = 0
 
@@ -104,8 +115,11 @@ class BandCache:
     @property
     def bytes(self) -> int:
         """Memory held by the compressed bands."""
-        with self._lock:
-            return sum(len(band[0]) for band in self._bands.values())
+        return self._bytes
+
+    def figures(self) -> BandFigures:
+        """What the bot's figures line reports of this cache."""
+        return BandFigures(len(self._bands), self._bytes, self.hits, self.misses)
 
     def numbers(self, keys: Sequence[Hashable]) -> list[int]:
         """Each part's number (a new one for a part not seen, or forgotten)."""
@@ -134,9 +148,11 @@ class BandCache:
 
     def put(self, key: Hashable, band: Band) -> None:
         with self._lock:
+            old = self._bands.pop(key, None)
             self._bands[key] = band
+            self._bytes += len(band[0]) - (0 if old is None else len(old[0]))
             while len(self._bands) > self.max_bands:
-                self._bands.popitem(last=False)
+                self._bytes -= len(self._bands.popitem(last=False)[1][0])
 
 
 shared = BandCache()

@@ -29,12 +29,13 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
 from .fonts import Fonts
 from .model import BoardView, HandView
+from .png import BandFigures
 from .render import board_png, encode, render_hand
 
 __all__ = ["DrawingPool", "default_workers", "draw"]
@@ -83,6 +84,8 @@ class _Worker:
     started: float = 0.0
     timer: asyncio.TimerHandle | None = None
     ids: int = 0
+    bands: BandFigures = field(default_factory=lambda: BandFigures(0, 0, 0, 0))
+    """Its band cache, as of its last drawing."""
 
 
 class DrawingPool:
@@ -217,10 +220,12 @@ class DrawingPool:
 
     def _readable(self, worker: _Worker) -> None:
         try:
-            job_id, png, error, seconds = worker.conn.recv()
+            job_id, png, error, seconds, bands = worker.conn.recv()
         except (EOFError, OSError):
             self._lost(worker)
             return
+        if bands is not None:
+            worker.bands = bands
         if job_id == 0:  # warmed up
             worker.ready = True
             self._early_deaths = 0
@@ -305,6 +310,12 @@ class DrawingPool:
         self.replaced += 1
         self._end(job, None, f"took over {self.time_limit:.1f} s")
         self._dispatch()
+
+    @property
+    def bands(self) -> BandFigures:
+        """The band caches of the drawing processes, together (as of each one's last drawing)."""
+        return BandFigures(*(sum(column) for column in zip(
+            BandFigures(0, 0, 0, 0), *(worker.bands for worker in self._workers), strict=True)))
 
     def pids(self) -> list[int]:
         return [w.process.pid for w in self._workers]

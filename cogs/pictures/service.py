@@ -37,6 +37,7 @@ from engine.cards import full_deck
 from .cards import EMOJI_DIR, card_sprite, emoji_name, emoji_png
 from .fonts import Fonts
 from .model import BoardView, HandView
+from .png import shared as band_cache
 from .pool import DrawingPool
 from .render import BOARD_CARD_W, HAND_CARD_W, board_png, encode, palette, render_hand
 from .replay import FaceUpView, animation_gif, face_up_png
@@ -307,6 +308,9 @@ class Pictures:
             parts.append(f"pool {pool.size} workers, queue {pool.queued} (peak "
                          f"{pool.queue_peak}), {pool.dropped} dropped, {pool.replaced} "
                          f"replaced, {pool.retried} retried")
+        bands = pool.bands if pool is not None else band_cache.figures()
+        parts.append(f"bands {bands.bands} ({bands.bytes / 1024:.0f} KB, "
+                     f"{bands.hits / max(1, bands.hits + bands.misses):.0%} reused)")
         return "; ".join(parts)
 
     # ----------------------------------------------------------------- waiting, or here

@@ -19,6 +19,7 @@ from engine.cards import full_deck
 
 from .cards import card_sprite
 from .fonts import Fonts
+from .png import shared as bands
 from .pool import draw
 from .render import BOARD_CARD_W, HAND_CARD_W, palette
 
@@ -38,7 +39,7 @@ def serve(conn: Connection, delay: float) -> None:
     except Exception:
         pass  # a broken font: each job then says so itself
     try:
-        conn.send((0, None, "ready", 0.0))  # jobs (and their time limit) start from here
+        conn.send((0, None, "ready", 0.0, None))  # jobs (and their time limit) start from here
     except (EOFError, OSError):
         return
     while True:
@@ -54,7 +55,7 @@ def serve(conn: Connection, delay: float) -> None:
             error = ""
         except Exception as failure:
             png, error = None, type(failure).__name__
-        result = (job_id, png, error, time.process_time() - start)
+        result = (job_id, png, error, time.process_time() - start, bands.figures())
         try:
             conn.send(result)
         except (EOFError, OSError):

@@ -105,6 +105,8 @@ def test_the_shared_cache_is_bounded() -> None:
     for key in range(10):
         cache.put(key, (b"x" * key, 1, key))
     assert len(cache) == 3 and cache.bytes == 7 + 8 + 9
+    cache.put(9, (b"xx", 1, 2))  # a band put again is counted once
+    assert cache.figures() == (3, 7 + 8 + 2, 0, 0)
     numbers = cache.numbers(["a", "b", "c", "a"])
     assert numbers[:3] == [0, 1, 2] and numbers[3] == 3  # "a" was forgotten: a new number
     assert png_mod.shared.max_bands == png_mod.MAX_BANDS

@@ -7,9 +7,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
+from pathlib import Path
 
 import pytest
 
+from benchmarks.load.report import scan_pictures
 from cogs.pictures import HandView, Pictures
 from cogs.pictures.pool import DrawingPool, default_workers
 from cogs.pictures.service import PictureCache, picture_key
@@ -89,7 +92,8 @@ async def test_a_drawing_past_its_time_limit_fails_once_and_its_process_is_repla
         slow.close()
 
 
-async def test_one_board_for_two_readers_is_drawn_once_and_the_cache_is_bounded() -> None:
+async def test_one_board_for_two_readers_is_drawn_once_and_the_cache_is_bounded(
+        tmp_path: Path) -> None:
     pictures = Pictures(workers=1)
     try:
         view = BOARDS["board_four"]
@@ -100,6 +104,14 @@ async def test_one_board_for_two_readers_is_drawn_once_and_the_cache_is_bounded(
         assert drawn.png is not None and pictures.known(second).png is drawn.png
         assert pictures.pool is not None and pictures.pool.drawn == 1
         assert "1 drawn" in pictures.figures() and "cache 1 pictures" in pictures.figures()
+        # The drawing process's band cache: a first board is all new bands (560 rows of 16),
+        # as the load benchmark reads it from the bot's log.
+        line = pictures.figures()
+        assert re.search(r"; bands 35 \(\d+ KB, 0% reused\)$", line), line
+        log = tmp_path / "bot.log"
+        log.write_text(f"2026-12-02 10:00:00 INFO loop lag: max 1.0 ms; {line}\n")
+        found = scan_pictures(log)
+        assert found["bands"] == 35 and found["bands_reused_pct"] == 0 and found["workers"] == 1
     finally:
         pictures.close()
     cache = PictureCache(max_entries=10, max_bytes=100)
