@@ -118,8 +118,9 @@ async def test_fifty_tables_on_the_limited_fake_stay_within_discords_limits(
     assert result.rate_limited == 0 and result.invalid_requests == 0, report
     # As the bot sent them: at most its budget in any 1-s window (its own count, in its log).
     assert 0 < result.staleness.get("sent_peak", 0) <= 40, report
-    # As the fake counted them on arrival: a loaded machine can stamp a few late, together.
-    assert 0 < result.rest_peak_per_s < 50, report
+    # As the fake counted them on arrival: a loaded machine can stamp a few late, together, up
+    # to Discord's 50 in a second (the fake refuses the 51st with a 429: none, above).
+    assert 0 < result.rest_peak_per_s <= 50, report
     assert result.staleness.get("count", 0) > 0, report
     assert result.db_games.get("playing", 0) > 0, report  # stopped mid-game, games kept
     assert result.check_rc == 0 and result.exit_code == 0, report
