@@ -94,6 +94,10 @@ class BandFigures(NamedTuple):
     misses: int
 
 
+NO_BANDS = BandFigures(0, 0, 0, 0)
+"""The figures of an empty cache (a drawing process that has drawn nothing yet)."""
+
+
 class BandCache:
     """Compressed bands by key and parts by number, both bounded; safe to share between
     threads. A part's number is never given to another part, so a band whose part was

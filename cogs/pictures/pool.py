@@ -29,13 +29,13 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
 from .fonts import Fonts
 from .model import BoardView, HandView
-from .png import BandFigures
+from .png import NO_BANDS, BandFigures
 from .render import board_png, encode, render_hand
 
 __all__ = ["DrawingPool", "default_workers", "draw"]
@@ -84,7 +84,7 @@ class _Worker:
     started: float = 0.0
     timer: asyncio.TimerHandle | None = None
     ids: int = 0
-    bands: BandFigures = field(default_factory=lambda: BandFigures(0, 0, 0, 0))
+    bands: BandFigures = NO_BANDS
     """Its band cache, as of its last drawing."""
 
 
@@ -315,7 +315,7 @@ class DrawingPool:
     def bands(self) -> BandFigures:
         """The band caches of the drawing processes, together (as of each one's last drawing)."""
         return BandFigures(*(sum(column) for column in zip(
-            BandFigures(0, 0, 0, 0), *(worker.bands for worker in self._workers), strict=True)))
+            NO_BANDS, *(worker.bands for worker in self._workers), strict=True)))
 
     def pids(self) -> list[int]:
         return [w.process.pid for w in self._workers]

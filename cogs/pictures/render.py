@@ -281,13 +281,15 @@ def _draw_cards(img: Image.Image, fonts: Fonts, cards: tuple[Card, ...], width: 
 
 
 Paint = Callable[[Image.Image, ImageDraw.ImageDraw], None]
+Step = tuple[int, int, Hashable, Paint]
+"""A drawing step of a board: its rows (first, last + 1), its exact arguments, and the drawing."""
 
 
-def board_parts(view: BoardView, fonts: Fonts) -> list[tuple[int, int, Hashable, Paint]]:
+def board_parts(view: BoardView, fonts: Fonts) -> list[Step]:
     """The board's drawing steps in order, each with the rows it paints (first, last + 1),
     known before it is drawn, and its exact arguments (:data:`.png.Part`): two boards with
     the same steps over some rows have the same pixels there (the rest is the bare felt)."""
-    parts: list[tuple[int, int, Hashable, Paint]] = []
+    parts: list[Step] = []
 
     def label(x: float, y: float, text: str, size: int, fill: tuple[int, int, int],
               anchor: str) -> None:
@@ -347,7 +349,7 @@ def board_parts(view: BoardView, fonts: Fonts) -> list[tuple[int, int, Hashable,
     return parts
 
 
-def _paint(parts: list[tuple[int, int, Hashable, Paint]], wanted: Sequence[int]) -> Image.Image:
+def _paint(parts: list[Step], wanted: Sequence[int]) -> Image.Image:
     img = _felt(BOARD_SIZE).copy()
     draw = ImageDraw.Draw(img)
     for index in wanted:
