@@ -8,6 +8,8 @@ attachments by id as Discord does and counts every upload.
   (`PICTURE_TEST_DELAY`), each press is answered well within Discord's 3 s and the picture comes
   in a later edit; a card press keeps the hand's picture (it shows the cards held, not the
   selection) and brings no second edit.
+- A play's picture is drawn ahead: once the selection is one Play would take, the hand's
+  picture after the play is drawn, so the answer to Play carries it (no second edit).
 - A drawing process killed mid-job is replaced, the job drawn again: the table carries on and
   the picture arrives.
 """
@@ -248,6 +250,51 @@ async def test_slow_drawings_never_delay_an_answer_and_a_killed_worker_is_replac
         assert "a drawing process stopped" in output, output
         assert "Traceback" not in output, output
         assert not [e for e in fake.errors if "-> 404" not in e], fake.errors
+    finally:
+        await kill(proc)
+        await fake.stop()
+
+
+async def test_the_answer_to_play_carries_the_picture_drawn_ahead(tmp_path: Path) -> None:
+    token = f"wire.{secrets.token_hex(16)}"
+    fake = FakeDiscord(allowed_tokens={token})
+    await fake.start()
+    channel = fake.channel("tienlen").id
+    me = fake.user("alice")
+    env = bot_env(fake, tmp_path / "wire.sqlite3", token, PICTURE_WORKERS="1",
+                  AI_DELAY_SECONDS="0.5")
+    proc = await start_bot(tmp_path, env)
+    try:
+        await connected(fake)
+        await fake.wait_until(lambda: len(_workers(proc.pid)) == 1, 30)
+        table, board = await _open_table(fake, me, channel)
+        board, _ = await until_board(fake, channel, lambda v: v.turn_user == me.id, 30)
+        opened, _ = await _press(fake, me, board, f"tl:b:{table}:hand")
+        hand = opened.original
+        assert hand is not None and "Your turn" in hand.text()
+        await fake.wait_until(lambda: _hand_picture(fake, hand) is not None, 20)
+        before = _hand_picture(fake, hand)
+        choice = choose_play([card for card, _ in hand_cards(hand)], _to_beat(hand))
+        assert choice, hand.text()
+        for card in choice:
+            button = next(b for c, b in hand_cards(hand) if c == card)
+            await _press(fake, me, hand, button["custom_id"])
+        assert _hand_picture(fake, hand) == before  # a selection keeps the picture by its id
+        await asyncio.sleep(2.0)  # the picture after the play: drawn meanwhile, not sent
+        assert _hand_picture(fake, hand) == before
+        uploads = hand.uploads
+        play = hand_button(hand, "play")
+        assert play is not None and not play.get("disabled")
+        answer, took = await _press(fake, me, hand, play["custom_id"])
+        assert answer.callback_type == 7 and took < ANSWER_LIMIT
+        after = _hand_picture(fake, hand)
+        # the answer itself brought the new picture: one upload, in the answer
+        assert after is not None and after != before and hand.uploads == uploads + 1
+        await asyncio.sleep(2.0)  # the computer moves; no edit brings another picture
+        assert _hand_picture(fake, hand) == after and hand.uploads == uploads + 1
+        assert fake.reuploads_total == 0 and not fake.take_refusals()
+        output = await _stop(proc, tmp_path / "bot.log")
+        assert "Traceback" not in output, output
     finally:
         await kill(proc)
         await fake.stop()

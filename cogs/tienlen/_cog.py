@@ -757,6 +757,8 @@ class TienLenCog(commands.Cog, name="TienLen"):
                         hands.attach(live, hand, interaction)  # a fresh token, the same message
                 hands.sent(picture, answer.resource if answer is not None else None)
                 hands.shown(live, hand, picture)
+                if kind in ("card", "hint"):  # after the answer: Play's picture drawn ahead
+                    await hands.ahead(live, hand, seat)
 
     async def _act(self, w: Words, live: LiveTable, hand: LiveHand, seat: int, press: int,
                    mask: int, op: str) -> tuple[int, str]:

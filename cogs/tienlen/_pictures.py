@@ -29,6 +29,7 @@ from cogs.pictures.service import Wanted
 from cogs.tables import GameResults, LiveTable, Player, TablePhase
 from data import HandPrefs
 from data.prefs import DEFAULT_PREFS
+from engine import Card
 
 from . import _render as render
 
@@ -337,7 +338,12 @@ def hand_view(live: LiveTable, seat: int, prefs: HandPrefs = DEFAULT_PREFS) -> H
     second edit to bring a raised card a moment after the button turned blue)."""
     game = live.game
     assert game is not None
-    cards = prefs.arrange(game.hand(seat), live.rules.suit_order)
+    return held_view(live, game.hand(seat), prefs)
+
+
+def held_view(live: LiveTable, held: Sequence[Card], prefs: HandPrefs) -> HandView:
+    """The hand picture of the cards ``held`` at ``live``, in their owner's order."""
+    cards = prefs.arrange(held, live.rules.suit_order)
     return HandView(tuple(cards), four_colour=prefs.four_colour)
 
 
@@ -385,6 +391,21 @@ async def hand_picture(bot: TienLenBot, live: LiveTable, seat: int, w: Words,
     return plan(slot, shown, wanted, HAND_FILE, w._("Your hand"))
 
 
+async def hand_ahead(bot: TienLenBot, live: LiveTable, w: Words, user_id: int,
+                     held: Sequence[Card]) -> None:
+    """Draw now the picture of the cards ``held`` (the hand once the selection is played):
+    the answer to Play then finds it drawn and carries it, instead of going with the picture
+    before the play and a second edit bringing the new one (an answer never waits for a
+    drawing). Its own slot, so that it never takes a message's place in the pool's queue."""
+    if bot.pictures.pool is None:  # drawn in the event loop's thread: only when needed
+        return
+    prefs = await bot.hands.load_prefs(user_id)
+    if not prefs.pictures or not await bot.image_setting.enabled(live.table.guild_id):
+        return
+    bot.pictures.want("hand", held_view(live, held, prefs), ("ahead", live.id, user_id),
+                      extra=w.lang)
+
+
 def board_ready(bot: TienLenBot, live: LiveTable) -> Callable[[str], None]:
     """What to do once a board picture being drawn is done: edit the board again, unless it
     shows that picture already."""
@@ -417,6 +438,11 @@ class HandPictures:
                                   hand.user_id,
                                   None if new else (message_id or hand.message_id), wait=wait,
                                   ready=ready)
+
+    async def ahead(self, live: LiveTable, hand: Any, held: Sequence[Card]) -> None:
+        """Draw the picture ``hand`` will show once it holds only ``held`` (see
+        `hand_ahead`)."""
+        await hand_ahead(self.bot, live, words_of(hand.lang), hand.user_id, held)
 
     def sending(self, picture: Plan) -> contextlib.AbstractContextManager[None]:
         return self.bot.picture_memory.sending(picture.slot)

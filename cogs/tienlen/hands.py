@@ -40,7 +40,7 @@ from cogs import words
 from cogs.i18n import words as words_of
 from cogs.tables import LiveTable
 from data import HandPrefs, LiveHandRecord, Store, StoreError
-from engine import Card
+from engine import Card, Phase
 
 from . import _render as render
 
@@ -240,6 +240,18 @@ class LiveHands:
             return None
         return await self.picture.plan(live, hand, seat, wait=wait, message_id=message_id,
                                        new=new)
+
+    async def ahead(self, live: LiveTable, hand: LiveHand, seat: int) -> None:
+        """After a press that leaves a selection Play would take: draw now the picture of the
+        hand once it is played, so that the answer to Play carries it (no second edit)."""
+        from . import selection as sel
+
+        game = live.game
+        if (self.picture is None or game is None or game.phase is not Phase.PLAY
+                or not render.hand_buttons(live, seat, hand.mask)["play"]):
+            return
+        chosen = set(sel.chosen_cards(game.hand(seat), hand.mask))
+        await self.picture.ahead(live, hand, [c for c in game.hand(seat) if c not in chosen])
 
     def sending(self, picture: Plan | None) -> contextlib.AbstractContextManager[None]:
         """Around an edit carrying ``picture`` (see `_pictures.PictureMemory.sending`)."""
