@@ -112,6 +112,7 @@ class Fonts:
         self._has = lru_cache(maxsize=4096)(self._has_glyph)
         self.text = lru_cache(maxsize=1024)(self._text)
         self.fit = lru_cache(maxsize=1024)(self._fit)
+        self.measure = lru_cache(maxsize=4096)(self._measure)
 
     @staticmethod
     def shared() -> Fonts:
@@ -181,8 +182,9 @@ class Fonts:
                 runs.append((char, font))
         return runs
 
-    def measure(self, text: str, size: int, bold: bool) -> float:
-        """The advance width of ``text`` (already cleaned) in pixels."""
+    def _measure(self, text: str, size: int, bold: bool) -> float:
+        """The advance width of ``text`` (already cleaned) in pixels (cached: the words around
+        a name are measured on every board)."""
         font = self.get(size, bold=bold)
         if not isinstance(font, ImageFont.FreeTypeFont):  # the bitmap font: Latin-1 only
             return font.getlength(_latin1(text))

@@ -59,10 +59,8 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
     return low | (high << 16)
 
 
-def compress_band(width: int, pixels: bytes) -> Band:
-    """Whole rows of ``width`` palette indices, each given PNG's "no filter" byte, compressed."""
-    rows = b"".join(b"\x00" + pixels[start:start + width]
-                    for start in range(0, len(pixels), width))
+def compress_band(rows: bytes) -> Band:
+    """Whole rows of palette indices, each after PNG's "no filter" byte (0), compressed."""
     packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
     return (packer.compress(rows) + packer.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows),
             len(rows))
@@ -140,15 +138,20 @@ class BandCache:
                 found.append(number)
         return found
 
-    def get(self, key: Hashable) -> Band | None:
+    def get_many(self, keys: Sequence[Hashable]) -> list[Band | None]:
+        """Each key's band (None: not kept), under one lock."""
+        found: list[Band | None] = []
         with self._lock:
-            band = self._bands.get(key)
-            if band is None:
-                self.misses += 1
-            else:
-                self._bands.move_to_end(key)
-                self.hits += 1
-            return band
+            bands, hits = self._bands, 0
+            for key in keys:
+                band = bands.get(key)
+                if band is not None:
+                    bands.move_to_end(key)
+                    hits += 1
+                found.append(band)
+            self.hits += hits
+            self.misses += len(keys) - hits
+        return found
 
     def put(self, key: Hashable, band: Band) -> None:
         with self._lock:
@@ -163,13 +166,17 @@ shared = BandCache()
 """The bands of this process (a drawing process draws every board it is given through it)."""
 
 
-def encode_parts(size: tuple[int, int], parts: Sequence[Part],
-                 draw: Callable[[Sequence[int]], Image.Image], palette: Image.Image,
-                 salt: Hashable, cache: BandCache = shared) -> bytes:
+Draw = Callable[[Sequence[int], Sequence[tuple[int, int]]], Image.Image]
+"""``draw(indices, rows)``: an RGB picture whose ``rows`` (first, last + 1 of each run) show
+the background with the parts ``indices`` drawn over it, in order (other rows: anything)."""
+
+
+def encode_parts(size: tuple[int, int], parts: Sequence[Part], draw: Draw,
+                 palette: Image.Image, salt: Hashable, cache: BandCache = shared) -> bytes:
     """PNG bytes of a picture of ``size`` made of ``parts`` over a background that ``salt``
     determines, mapped onto ``palette``: bands seen before, with the same parts over them, come
-    from ``cache``; for the others ``draw(indices)`` draws the parts over them (the RGB
-    picture with only those parts drawn), whose rows are then mapped and compressed."""
+    from ``cache``; for the others ``draw`` draws the parts over them (:data:`Draw`), whose
+    rows are then mapped and compressed."""
     width, height = size
     numbers = cache.numbers([part[2] for part in parts])
     count = -(-height // BAND_ROWS)
@@ -179,24 +186,28 @@ def encode_parts(size: tuple[int, int], parts: Sequence[Part],
             over[band].append(index)
     keys: list[Hashable] = [(salt, width, band, height, tuple(numbers[i] for i in indices))
                             for band, indices in enumerate(over)]
-    bands = [cache.get(key) for key in keys]
+    bands = cache.get_many(keys)
     missing = [band for band, found in enumerate(bands) if found is None]
     if missing:
         wanted = sorted({index for band in missing for index in over[band]})
-        img = draw(wanted)
         runs: list[list[int]] = []  # missing bands next to each other, mapped at once
         for band in missing:
             if runs and runs[-1][-1] == band - 1:
                 runs[-1].append(band)
             else:
                 runs.append([band])
-        step = width * BAND_ROWS
-        for run in runs:
-            top, bottom = run[0] * BAND_ROWS, min(height, (run[-1] + 1) * BAND_ROWS)
-            pixels = img.crop((0, top, width, bottom)).quantize(
-                palette=palette, dither=Image.Dither.NONE).tobytes()
+        rows = [(run[0] * BAND_ROWS, min(height, (run[-1] + 1) * BAND_ROWS)) for run in runs]
+        img = draw(wanted, rows)
+        step = (width + 1) * BAND_ROWS
+        for run, (top, bottom) in zip(runs, rows, strict=True):
+            mapped = img.crop((0, top, width, bottom)).quantize(
+                palette=palette, dither=Image.Dither.NONE)
+            # each row after a 0 (PNG's "no filter"): the run drawn one column to the right
+            filtered = Image.new("P", (width + 1, bottom - top), 0)
+            filtered.paste(mapped, (1, 0))
+            pixels = filtered.tobytes()
             for offset, band in enumerate(run):
-                made = compress_band(width, pixels[offset * step:(offset + 1) * step])
+                made = compress_band(pixels[offset * step:(offset + 1) * step])
                 cache.put(keys[band], made)
                 bands[band] = made
     colours = bytes(palette.getpalette() or [])

@@ -155,14 +155,17 @@ class Plan:
 
 
 def plan(slot: Hashable, shown: Shown | None, wanted: Wanted | None, filename: str,
-         description: str) -> Plan:
+         description: str | Callable[[], str]) -> Plan:
     """The picture part of an edit, given what the message shows and the picture wanted
-    (``None``: no picture, e.g. pictures are off)."""
+    (``None``: no picture, e.g. pictures are off); ``description``: the picture's alt text, or
+    what writes it (only for a new file: a picture kept by its id keeps its own)."""
     if wanted is None or wanted.failed:
         return Plan(slot, [], False, None, filename, wanted)
     if shown is not None and shown.key == wanted.key:  # unchanged: keep it
         return Plan(slot, [shown.attachment], True, shown.key, filename, wanted)
     if wanted.png is not None:
+        if callable(description):
+            description = description()
         file = discord.File(io.BytesIO(wanted.png), filename=filename, description=description)
         return Plan(slot, [file], True, wanted.key, filename, wanted)
     if shown is not None:  # being drawn: the old picture stays until the next edit brings it
@@ -291,8 +294,19 @@ def seat_names(w: Words, live: LiveTable) -> tuple[list[str], list[str]]:
     return names, keeps
 
 
+_BOARD_WORDS: dict[tuple[str, int | None], BoardWords] = {}
+
+
 def board_words(w: Words, seats: int | None = None) -> BoardWords:
-    """The words drawn on a board picture, in the table's language."""
+    """The words drawn on a board picture, in the table's language (made once per language
+    and number of seats: every board of a table asks for them)."""
+    known = _BOARD_WORDS.get((w.lang, seats))
+    if known is None:
+        known = _BOARD_WORDS[w.lang, seats] = _board_words(w, seats)
+    return known
+
+
+def _board_words(w: Words, seats: int | None) -> BoardWords:
     return BoardWords(
         header=w._("Table #{table} · stake {stake}", table="{table}", stake="{stake}"),
         to_beat=w._("To beat"),
@@ -367,7 +381,8 @@ async def board_picture(bot: TienLenBot, live: LiveTable, *, wait: float = 0.0,
     if not new:
         await bot.picture_memory.settled(slot)
     shown = None if new else bot.picture_memory.get(slot, live.table.board_message_id, current)
-    return plan(slot, shown, wanted, BOARD_FILE, alt_text(render.table_words(live), view))
+    return plan(slot, shown, wanted, BOARD_FILE,
+                lambda: alt_text(render.table_words(live), view))
 
 
 async def hand_picture(bot: TienLenBot, live: LiveTable, seat: int, w: Words,

@@ -37,6 +37,22 @@ def test_a_new_picture_ready_is_uploaded() -> None:
     assert new.fresh and new.key == "k2" and not new.waiting
 
 
+def test_the_alt_text_is_written_only_for_a_new_file() -> None:
+    written: list[str] = []
+
+    def describe() -> str:
+        written.append("Table #1")
+        return "Table #1"
+
+    shown = Shown(7, "k1", _attachment(70))
+    for wanted in (Wanted("k1", b"png"), Wanted("k2"), None):  # kept, being drawn, no picture
+        plan(SLOT, shown, wanted, "board.png", describe)
+    assert written == []
+    (file,) = plan(SLOT, shown, Wanted("k2", b"png"), "board.png", describe).attachments
+    assert isinstance(file, discord.File) and file.description == "Table #1"
+    assert written == ["Table #1"]
+
+
 def test_a_picture_being_drawn_leaves_the_shown_one_until_the_next_edit() -> None:
     shown = Shown(7, "k1", _attachment(70))
     waiting = plan(SLOT, shown, Wanted("k2"), "hand.png", "Your hand")
