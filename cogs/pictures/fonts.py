@@ -89,9 +89,11 @@ def visual(text: str) -> str:
     return "".join(reversed(shown) if base == "R" else shown)
 
 
+@lru_cache(maxsize=4096)
 def clean(text: str) -> str:
     """A line in logical order as it is measured and cut: NFC, one space between words, no
-    invisible characters (drawing then puts it in :func:`visual` order)."""
+    invisible characters (drawing then puts it in :func:`visual` order). Cached: every board
+    cleans its names again."""
     text = unicodedata.normalize("NFC", text)
     text = "".join(c for c in text if not _dropped(c))
     return " ".join(text.split())
