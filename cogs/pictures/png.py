@@ -24,13 +24,11 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import NamedTuple
 
 from PIL import Image
-from zlib_ng import zlib_ng
 
 BAND_ROWS = 16
 """Rows per band: smaller bands are reused more often but each costs a lookup and a join."""
-LEVEL = 1
-"""Deflate level of a band (each band is compressed once, then reused). zlib-ng's level 1 is
-about three times as fast as zlib's level 3 on these bands, for 20 % more bytes."""
+LEVEL = 3
+"""zlib level of a band (each band is compressed once, then reused)."""
 MAX_BANDS = 8192
 """Bands kept, the least recently used dropped first: a band keeps its compressed bytes (tens
 of bytes for the felt, a few KB for a row of cards): about 6 MB once full, 12 MB with the
@@ -71,8 +69,8 @@ def compress_band(rows: bytes) -> Band:
     for each band cost as much as compressing the band)."""
     packer = getattr(_packers, "packer", None)
     if packer is None:
-        packer = _packers.packer = zlib_ng.compressobj(LEVEL, zlib_ng.DEFLATED, -15)
-    return (packer.compress(rows) + packer.flush(zlib_ng.Z_FULL_FLUSH), zlib_ng.adler32(rows),
+        packer = _packers.packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    return (packer.compress(rows) + packer.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows),
             len(rows))
 
 
