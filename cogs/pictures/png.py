@@ -29,6 +29,12 @@ BAND_ROWS = 16
 """Rows per band: smaller bands are reused more often but each costs a lookup and a join."""
 LEVEL = 3
 """zlib level of a band (each band is compressed once, then reused)."""
+WINDOW_BITS = 13
+MEMORY_LEVEL = 5
+"""zlib's window (8 KB: a row is under 1 KB, and a band's matches are in the rows just above)
+and hash tables kept small: 40 KB of the compressor's memory touched per band instead of
+260 KB, for the same bytes. Under load a drawing starts with the CPU's caches full of the
+bot's work, and memory touched is most of its cost."""
 MAX_BANDS = 8192
 """Bands kept, the least recently used dropped first: a band keeps its compressed bytes (tens
 of bytes for the felt, a few KB for a row of cards): about 6 MB once full, 12 MB with the
@@ -62,14 +68,15 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
 _packers = threading.local()
 
 
-def compress_band(rows: bytes) -> Band:
+def compress_band(rows: bytes | memoryview) -> Band:
     """Whole rows of palette indices, each after PNG's "no filter" byte (0), compressed. One
     compressor per thread serves every band: a full flush ends each band at a byte boundary and
     resets the compressor, so that no band refers to bytes of the one before (a new compressor
     for each band cost as much as compressing the band)."""
     packer = getattr(_packers, "packer", None)
     if packer is None:
-        packer = _packers.packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+        packer = _packers.packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -WINDOW_BITS,
+                                                    MEMORY_LEVEL)
     return (packer.compress(rows) + packer.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows),
             len(rows))
 
@@ -213,7 +220,7 @@ def encode_parts(size: tuple[int, int], parts: Sequence[Part], draw: Draw,
             # each row after a 0 (PNG's "no filter"): the run drawn one column to the right
             filtered = Image.new("P", (width + 1, bottom - top), 0)
             filtered.paste(mapped, (1, 0))
-            pixels = filtered.tobytes()
+            pixels = memoryview(filtered.tobytes())
             for offset, band in enumerate(run):
                 made = compress_band(pixels[offset * step:(offset + 1) * step])
                 cache.put(keys[band], made)
