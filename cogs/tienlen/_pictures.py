@@ -204,10 +204,11 @@ def shown_attachment(message: Any, filename: str) -> discord.Attachment | None:
         if attachment.filename == filename:
             return attachment  # type: ignore[no-any-return]
     state = getattr(message, "_state", None)
-    stack = list(getattr(message, "components", None) or [])
+    # in the layout's order (the picture comes right after the first text, the buttons last)
+    stack = list(reversed(getattr(message, "components", None) or []))
     while stack and state is not None:
         component = stack.pop()
-        stack.extend(getattr(component, "children", None) or ())
+        stack.extend(reversed(getattr(component, "children", None) or ()))
         media = [getattr(item, "media", None) for item in getattr(component, "items", None) or ()]
         media.append(getattr(component, "media", None))  # a thumbnail
         for item in media:
