@@ -22,6 +22,17 @@ FULL_RULES = Rules(bombs_need_chop_context=True, chop_bonus=True, deuce_penalty=
 Policy = Callable[[Game, int, list[Combo], random.Random], Combo | None]
 
 
+def random_action(game: Game, rng: random.Random) -> None:
+    """The seat to play passes (3 times in 10 when it may) or plays a random legal play."""
+    seat = game.current
+    assert seat is not None
+    plays = game.legal_plays(seat)
+    if game.table is not None and (not plays or rng.random() < 0.3):
+        game.pass_turn(seat)
+    else:
+        game.play(seat, list(rng.choice(plays).cards))
+
+
 def random_policy(game: Game, seat: int, plays: list[Combo], rng: random.Random) -> Combo | None:
     """A uniformly random legal action (passing counts as one action when allowed)."""
     n = len(plays) + (game.table is not None)

@@ -23,6 +23,7 @@ import sys
 import time
 from typing import Any
 
+from benchmarks.engine import random_action
 from cogs.pictures import BoardView, HandView, Pictures, board_view, hand_view
 from engine import Game, Rules
 
@@ -31,17 +32,6 @@ MAX_ANIMATION_BYTES = 300_000
 TARGET_ANIMATION_MS = 1000.0
 TARGET_HAND_MS = 10.0
 MAX_BOARD_BYTES = 60_000
-
-
-def random_action(game: Game, rng: random.Random) -> None:
-    """The seat to play passes (3 times in 10 when it may) or plays a random legal play."""
-    seat = game.current
-    assert seat is not None
-    plays = game.legal_plays(seat)
-    if game.table is not None and (not plays or rng.random() < 0.3):
-        game.pass_turn(seat)
-    else:
-        game.play(seat, list(rng.choice(plays).cards))
 
 
 def collect(games: int, seed: int) -> tuple[list[BoardView], list[HandView]]:

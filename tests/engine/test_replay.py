@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from benchmarks.engine import random_action
 from engine import Game, Passed, Played, Rules
 from engine.replay import Replay, is_action
 from tests.support.volume import volume
@@ -19,13 +20,7 @@ def _play_out(game: Game, rng: random.Random) -> list[dict[str, object]]:
             seat = next(s for s, n in game.pending_returns.items() if n)
             game.return_cards(seat, game.hand(seat)[:game.pending_returns[seat]])
         else:
-            seat = game.current
-            assert seat is not None
-            plays = game.legal_plays(seat)
-            if game.table is not None and (not plays or rng.random() < 0.3):
-                game.pass_turn(seat)
-            else:
-                game.play(seat, list(rng.choice(plays).cards))
+            random_action(game, rng)
         states.append(game.state())
     return states
 

@@ -12,7 +12,7 @@ import zlib
 import pytest
 from PIL import Image
 
-from benchmarks.pictures import random_action
+from benchmarks.engine import random_action
 from cogs.pictures import BoardView, Fonts, SeatView, board_view
 from cogs.pictures import png as png_mod
 from cogs.pictures.png import BAND_ROWS, BandCache, adler32_combine

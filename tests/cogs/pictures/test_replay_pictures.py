@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
+from benchmarks.engine import random_action
 from cogs.pictures import FaceUpView, Pictures, face_up_view
 from cogs.pictures.render import palette
 from cogs.pictures.replay import animation_gif, render_face_up
@@ -30,13 +31,7 @@ def _game(seed: int = 6) -> Game:
     rng = random.Random(1)
     game = Game.new(Rules(), 4, seed=seed)
     while not game.is_over:
-        seat = game.current
-        assert seat is not None
-        plays = game.legal_plays(seat)
-        if game.table is not None and (not plays or rng.random() < 0.3):
-            game.pass_turn(seat)
-        else:
-            game.play(seat, list(rng.choice(plays).cards))
+        random_action(game, rng)
     return game
 
 
