@@ -134,7 +134,8 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
             lines.append(to_beat)
     shouts = _callout_lines(w, live)
     beside, seated, others = _reactions(w, live)
-    seats = [_seat_line(w, live, i) + beside.get(i, "") for i in range(len(live.seats))]
+    plain = [_seat_line(w, live, i) for i in range(len(live.seats))]
+    seats = [line + beside.get(i, "") for i, line in enumerate(plain)]
     recent = [line for i, e in enumerate(game.events)
               if (line := words.board_event(w, live, e, i))][-RECENT:]
     after: list[str] = []
@@ -164,7 +165,8 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
             lines += ["", w._("Recent:"), *(f"· {r}" for r in recent)]
         text = "\n".join(lines)
         text_after = "\n".join(after)
-    gallery = _layout.picture(BOARD_FILE, board_alt(live)) if pictured else None
+    # the picture's description (its alt text): the seat list, worded as the text board words it
+    gallery = _layout.picture(BOARD_FILE, "\n".join(plain)) if pictured else None
     if live.phase is TablePhase.FINISHED:  # a lobby again; reactions still welcome
         controls = [*_between_games_rows(w, live),
                     discord.ui.ActionRow(_reaction_select(w, table.id))]
@@ -185,13 +187,6 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
 def moved(text: str) -> _layout.SentLayout:
     """What an earlier board shows once a newer one replaced it."""
     return _layout.message(GREY, text)
-
-
-def board_alt(live: LiveTable) -> str:
-    """The board picture's description (its alt text): the seat list, one seat a line, worded
-    as the text board words it."""
-    w = table_words(live)
-    return "\n".join(_seat_line(w, live, i) for i in range(len(live.seats)))
 
 
 def leave_confirmation(w: Words, live: LiveTable, game_id: int) -> dict[str, Any]:
