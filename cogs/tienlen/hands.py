@@ -250,8 +250,10 @@ class LiveHands:
         if (self.picture is None or game is None or game.phase is not Phase.PLAY
                 or not render.hand_buttons(live, seat, hand.mask)["play"]):
             return
-        chosen = set(sel.chosen_cards(game.hand(seat), hand.mask))
-        await self.picture.ahead(live, hand, [c for c in game.hand(seat) if c not in chosen])
+        held = list(game.hand(seat))
+        for card in sel.chosen_cards(held, hand.mask):  # one by one: two decks hold twins
+            held.remove(card)
+        await self.picture.ahead(live, hand, held)
 
     def sending(self, picture: Plan | None) -> contextlib.AbstractContextManager[None]:
         """Around an edit carrying ``picture`` (see `_pictures.PictureMemory.sending`)."""
