@@ -127,3 +127,12 @@ async def test_fifty_tables_on_the_limited_fake_stay_within_discords_limits(
     # Errors are not asserted here: on a quiet machine every game finishes without one, but a
     # loaded CI machine makes some callbacks miss the 3 s deadline (the scripted person of that
     # table then gives up). test_short_load_run asserts a clean run at a size CI can afford.
+
+
+def test_each_run_with_pictures_is_compared_with_the_text_runs_beside_it() -> None:
+    from benchmarks.load.cli import neighbour_ratios
+
+    # off 0.4, on 0.6, off 0.5, on 0.7, off 0.3: the machine drifted between runs
+    assert neighbour_ratios([0.6, 0.7], [0.4, 0.5, 0.3]) == pytest.approx([0.6 / 0.45, 0.7 / 0.4])
+    with pytest.raises(ValueError):
+        neighbour_ratios([0.6, 0.7], [0.4, 0.5])  # a run with pictures lacks a neighbour

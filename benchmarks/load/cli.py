@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
+import statistics
 from pathlib import Path
 
 from benchmarks.load.config import LoadConfig
@@ -63,8 +65,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="no human think time, AI delay 0.05 s, board interval 0.2 s (soak)",
     )
-    parser.add_argument("--images", choices=("on", "off"), default="on",
-                        help="card pictures and card emoji (the bot's CARD_PICTURES; default on)")
+    parser.add_argument("--images", choices=("on", "off", "alternate"), default="on",
+                        help="card pictures and card emoji (the bot's CARD_PICTURES; default "
+                             "on); alternate: runs without and with them in turn (--rounds), "
+                             "each run with pictures against the text runs beside it")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="with --images alternate: runs with pictures (each between two "
+                             "without; default 3)")
     parser.add_argument("--drain", type=float, default=180.0,
                         help="seconds to let running games finish after the last start "
                         "(default 180)")
@@ -91,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
             DatabaseURL.parse(args.database)
         except InvalidInput as error:  # the message repeats no part of the URL (a password)
             parser.error(f"--database: {error}")
+    if args.rounds < 1:
+        parser.error("--rounds: at least 1")
     config = LoadConfig(
         tables=args.tables,
         seconds=args.seconds if args.seconds is not None else args.minutes * 60,
@@ -112,9 +121,47 @@ def main(argv: list[str] | None = None) -> int:
         database=args.database,
         reactions=args.reactions,
     )
+    if args.images == "alternate":
+        return _alternate(config, args.rounds, args.json)
     result = asyncio.run(run_load(config))
     print(result.report(), flush=True)
     if args.json:
         args.json.write_text(json.dumps(result.summary(), indent=2) + "\n")
     ok = not result.errors and result.all_games_finished and result.check_rc == 0
+    return 0 if ok else 1
+
+
+def neighbour_ratios(on: list[float], off: list[float]) -> list[float]:
+    """Each run with pictures (CPU a game) against the mean of the text runs just before and
+    after it: runs were made off, on, off, …, on, off (the machine's speed drifts between runs
+    minutes apart, so a run is only compared with its neighbours)."""
+    if len(off) != len(on) + 1:
+        raise ValueError("alternate runs start and end without pictures")
+    return [value / ((off[i] + off[i + 1]) / 2) for i, value in enumerate(on)]
+
+
+def _alternate(config: LoadConfig, rounds: int, json_path: Path | None) -> int:
+    """Runs without and with pictures in turn; each one's report, then the CPU a game of each
+    run with pictures against its neighbours (the issue's "≤ 1.3 × text")."""
+    summaries: list[dict[str, object]] = []
+    cpu: dict[bool, list[float]] = {True: [], False: []}
+    ok = True
+    for index in range(2 * rounds + 1):
+        images = index % 2 == 1
+        workdir = None if config.workdir is None else config.workdir / f"run-{index}"
+        result = asyncio.run(run_load(dataclasses.replace(config, images=images,
+                                                          workdir=workdir)))
+        print(f"--- run {index + 1}: pictures {'on' if images else 'off'}", flush=True)
+        print(result.report(), flush=True)
+        summaries.append(result.summary())
+        cpu[images].append(result.cpu_per_game)
+        ok &= not result.errors and result.all_games_finished and result.check_rc == 0
+    ratios = neighbour_ratios(cpu[True], cpu[False])
+    print("CPU a game with pictures against the text runs beside it: "
+          + ", ".join(f"{r:.2f} x" for r in ratios)
+          + f" (median {statistics.median(ratios):.2f} x; text "
+          + ", ".join(f"{c:.3f}" for c in cpu[False]) + " s; pictures "
+          + ", ".join(f"{c:.3f}" for c in cpu[True]) + " s)", flush=True)
+    if json_path is not None:
+        json_path.write_text(json.dumps({"runs": summaries, "ratios": ratios}, indent=2) + "\n")
     return 0 if ok else 1
