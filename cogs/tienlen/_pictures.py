@@ -17,6 +17,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -295,19 +296,15 @@ def seat_names(w: Words, live: LiveTable) -> tuple[list[str], list[str]]:
     return names, keeps
 
 
-_BOARD_WORDS: dict[tuple[str, int | None], BoardWords] = {}
-
-
 def board_words(w: Words, seats: int | None = None) -> BoardWords:
     """The words drawn on a board picture, in the table's language (made once per language
     and number of seats: every board of a table asks for them)."""
-    known = _BOARD_WORDS.get((w.lang, seats))
-    if known is None:
-        known = _BOARD_WORDS[w.lang, seats] = _board_words(w, seats)
-    return known
+    return _board_words(w.lang, seats)
 
 
-def _board_words(w: Words, seats: int | None) -> BoardWords:
+@lru_cache(maxsize=32)
+def _board_words(lang: str, seats: int | None) -> BoardWords:
+    w = words_of(lang)
     return BoardWords(
         header=w._("Table #{table} · stake {stake}", table="{table}", stake="{stake}"),
         to_beat=w._("To beat"),
