@@ -309,14 +309,15 @@ _SENT_RE = re.compile(r"peak (\d+) sent in 1 s \((\d+) held")
 
 
 _PICTURES_RE = re.compile(
-    r"pictures: (\d+) drawn \(([\d.]+)/s, ([\d.]+) ms each\); cache (\d+) pictures, (\d+) KB, "
+    r"pictures: (\d+) drawn \(([\d.]+)/s, ([\d.]+) ms each(?:; (\d+) boards, (\d+) hands)?\); "
+    r"cache (\d+) pictures, (\d+) KB, "
     r"(\d+) hits, (\d+) misses; (\d+) failed; staleness p50 (\d+) ms, p95 (\d+) ms over (\d+)"
     r"(?:; pool (\d+) workers, queue (\d+) \(peak (\d+)\), (\d+) dropped, (\d+) replaced)?"
     r"(?:, \d+ retried)?(?:; bands (\d+) \((\d+) KB, (\d+)% reused\))?")
-_PICTURE_FIELDS = ("drawn", "per_s", "ms_each", "cache_entries", "cache_kb", "hits", "misses",
-                   "failed", "staleness_p50_ms", "staleness_p95_ms", "shown", "workers",
-                   "queue", "queue_peak", "dropped", "replaced", "bands", "bands_kb",
-                   "bands_reused_pct")
+_PICTURE_FIELDS = ("drawn", "per_s", "ms_each", "boards_drawn", "hands_drawn", "cache_entries",
+                   "cache_kb", "hits", "misses", "failed", "staleness_p50_ms",
+                   "staleness_p95_ms", "shown", "workers", "queue", "queue_peak", "dropped",
+                   "replaced", "bands", "bands_kb", "bands_reused_pct")
 
 
 def scan_pictures(path: Path) -> dict[str, float]:
@@ -339,7 +340,9 @@ def _pictures_line(p: dict[str, float]) -> str:
     if "bands" in p:
         pool += (f" · bands {p['bands']:.0f} ({p['bands_kb']:.0f} KB, "
                  f"{p['bands_reused_pct']:.0f}% reused)")
-    return (f"{p['drawn']:.0f} drawn ({p['per_s']}/s, {p['ms_each']} ms CPU each) · cache "
+    kinds = (f" ({p['boards_drawn']:.0f} boards, {p['hands_drawn']:.0f} hands)"
+             if "boards_drawn" in p else "")
+    return (f"{p['drawn']:.0f} drawn{kinds} ({p['per_s']}/s, {p['ms_each']} ms CPU each) · cache "
             f"{p['cache_entries']:.0f} pictures, {p['cache_kb']:.0f} KB, {p['hits']:.0f} hits · "
             f"{p['failed']:.0f} failed · staleness p50 {p['staleness_p50_ms']:.0f} ms, p95 "
             f"{p['staleness_p95_ms']:.0f} ms over {p['shown']:.0f}{pool}")

@@ -114,6 +114,8 @@ class DrawingPool:
         drawing fails at once (the messages show text) instead of starting more."""
         # figures
         self.drawn = 0
+        self.drawn_kinds: dict[str, int] = {}
+        """Pictures drawn by kind ("board", "hand")."""
         self.failed = 0
         self.dropped = 0
         self.replaced = 0
@@ -240,6 +242,7 @@ class DrawingPool:
             self._end(job, None, f"drawing raised {error}")
         else:
             self.drawn += 1
+            self.drawn_kinds[job.kind] = self.drawn_kinds.get(job.kind, 0) + 1
             self._end(job, png, "")
         self._dispatch()
 

@@ -163,6 +163,7 @@ class Pictures:
                                  time_limit=time_limit, delay=delay, dropped=self._pool_dropped)
                      if workers > 0 else None)
         self.inline_drawn = 0
+        self.inline_kinds: dict[str, int] = {}
         self.inline_seconds = 0.0
         self._started = time.monotonic()
 
@@ -287,6 +288,7 @@ class Pictures:
             return self._draw_hand(view)
         finally:
             self.inline_drawn += 1
+            self.inline_kinds[kind] = self.inline_kinds.get(kind, 0) + 1
             self.inline_seconds += time.perf_counter() - start
 
     def figures(self) -> str:
@@ -294,10 +296,12 @@ class Pictures:
         pool = self.pool
         elapsed = max(time.monotonic() - self._started, 1e-9)
         drawn = (pool.drawn if pool is not None else self.inline_drawn)
+        kinds = (pool.drawn_kinds if pool is not None else self.inline_kinds)
         seconds = (pool.draw_seconds if pool is not None else self.inline_seconds)
         parts = [
             f"pictures: {drawn} drawn ({drawn / elapsed:.1f}/s, "
-            f"{seconds / max(drawn, 1) * 1000:.1f} ms each)",
+            f"{seconds / max(drawn, 1) * 1000:.1f} ms each; {kinds.get('board', 0)} boards, "
+            f"{kinds.get('hand', 0)} hands)",
             f"cache {len(self.cache)} pictures, {self.cache.bytes / 1024:.0f} KB, "
             f"{sum(self.cache.hits.values())} hits, {sum(self.cache.misses.values())} misses",
             f"{len(self._failures)} failed",

@@ -112,6 +112,8 @@ async def test_one_board_for_two_readers_is_drawn_once_and_the_cache_is_bounded(
         log.write_text(f"2026-12-02 10:00:00 INFO loop lag: max 1.0 ms; {line}\n")
         found = scan_pictures(log)
         assert found["bands"] == 35 and found["bands_reused_pct"] == 0 and found["workers"] == 1
+        # the drawings by kind (one board for the two messages)
+        assert found["boards_drawn"] == 1 and found["hands_drawn"] == 0
     finally:
         pictures.close()
     cache = PictureCache(max_entries=10, max_bytes=100)
