@@ -159,7 +159,7 @@ def interleaved(tables: int, seed: int, rounds: int = 3) -> None:
     rng = random.Random(seed)
     queues = [table_boards(1, seed * 1_000 + t) for t in range(tables)]
     # as at the load benchmark's tables: a person of its own and three computers (named alike
-    # at every table); with every table's names alike, 87 % of bands were reused, not 80 %
+    # at every table); with every table's names alike, 87 % of bands were reused, not 79 %
     queues = [[_named(view, t) for view in queue] for t, queue in enumerate(queues)]
     order: list[BoardView] = []
     while queues:

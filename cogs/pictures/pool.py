@@ -27,7 +27,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -113,8 +113,7 @@ class DrawingPool:
         """Three workers in a row died before they were ready (they cannot start): every
         drawing fails at once (the messages show text) instead of starting more."""
         # figures
-        self.drawn = 0
-        self.drawn_kinds: dict[str, int] = {}
+        self.drawn_kinds: Counter[str] = Counter()
         """Pictures drawn by kind ("board", "hand")."""
         self.failed = 0
         self.dropped = 0
@@ -124,6 +123,11 @@ class DrawingPool:
         self.draw_seconds = 0.0
 
     # ----------------------------------------------------------------- jobs
+    @property
+    def drawn(self) -> int:
+        """Pictures drawn, of every kind."""
+        return self.drawn_kinds.total()
+
     @property
     def queued(self) -> int:
         return len(self._queue)
@@ -241,8 +245,7 @@ class DrawingPool:
         if png is None:
             self._end(job, None, f"drawing raised {error}")
         else:
-            self.drawn += 1
-            self.drawn_kinds[job.kind] = self.drawn_kinds.get(job.kind, 0) + 1
+            self.drawn_kinds[job.kind] += 1
             self._end(job, png, "")
         self._dispatch()
 

@@ -24,7 +24,7 @@ import hashlib
 import logging
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -162,8 +162,8 @@ class Pictures:
         self.pool = (DrawingPool(workers, self._pool_done, queue_size=queue_size,
                                  time_limit=time_limit, delay=delay, dropped=self._pool_dropped)
                      if workers > 0 else None)
-        self.inline_drawn = 0
-        self.inline_kinds: dict[str, int] = {}
+        self.inline_kinds: Counter[str] = Counter()
+        """Pictures drawn in the caller's thread, by kind."""
         self.inline_seconds = 0.0
         self._started = time.monotonic()
 
@@ -287,21 +287,20 @@ class Pictures:
             assert isinstance(view, HandView)
             return self._draw_hand(view)
         finally:
-            self.inline_drawn += 1
-            self.inline_kinds[kind] = self.inline_kinds.get(kind, 0) + 1
+            self.inline_kinds[kind] += 1
             self.inline_seconds += time.perf_counter() - start
 
     def figures(self) -> str:
         """One line for the bot's periodic log: drawings, cache, queue, staleness."""
         pool = self.pool
         elapsed = max(time.monotonic() - self._started, 1e-9)
-        drawn = (pool.drawn if pool is not None else self.inline_drawn)
         kinds = (pool.drawn_kinds if pool is not None else self.inline_kinds)
+        drawn = kinds.total()
         seconds = (pool.draw_seconds if pool is not None else self.inline_seconds)
         parts = [
             f"pictures: {drawn} drawn ({drawn / elapsed:.1f}/s, "
-            f"{seconds / max(drawn, 1) * 1000:.1f} ms each; {kinds.get('board', 0)} boards, "
-            f"{kinds.get('hand', 0)} hands)",
+            f"{seconds / max(drawn, 1) * 1000:.1f} ms each; {kinds['board']} boards, "
+            f"{kinds['hand']} hands)",
             f"cache {len(self.cache)} pictures, {self.cache.bytes / 1024:.0f} KB, "
             f"{sum(self.cache.hits.values())} hits, {sum(self.cache.misses.values())} misses",
             f"{len(self._failures)} failed",

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from benchmarks.engine import random_action
 from engine import (
     Chopped,
     Game,
@@ -177,13 +178,7 @@ def test_mid_game_round_trip(preset: str) -> None:
         for _ in range(rng.randrange(1, 40)):
             if game.is_over:
                 break
-            seat = game.current
-            assert seat is not None
-            plays = game.legal_plays(seat)
-            if game.table is not None and (not plays or rng.random() < 0.4):
-                game.pass_turn(seat)
-            else:
-                game.play(seat, rng.choice(plays))
+            random_action(game, rng)
         restored = Game.from_json(game.to_json())
         assert restored == game
         assert restored.to_json() == game.to_json()
