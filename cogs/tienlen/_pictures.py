@@ -281,19 +281,28 @@ def revealed_view(live: LiveTable, results: GameResults) -> BoardView | None:
                                reveal=True, words=board_words(w, len(live.seats)), keeps=keeps)
 
 
-def seat_names(w: Words, live: LiveTable) -> tuple[list[str], list[str]]:
+def seat_names(w: Words, live: LiveTable) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The names drawn on a board in ``w``'s language and, by seat, the end of each name kept
     whole when it is cut: a computer is "Máy 2 (khó)", whose "(khó)" stays."""
+    return _seat_names(w.lang, tuple((seat.name, seat.user_id is None) for seat in live.seats))
+
+
+@lru_cache(maxsize=1024)
+def _seat_names(lang: str, seats: tuple[tuple[str, bool], ...]
+                ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`seat_names` by the seats' names (and whether a computer holds each): made once per
+    table and language, not on every board (a computer's name is translated, 70 µs a board)."""
+    w = words_of(lang)
     names, keeps = [], []
-    for seat in live.seats:
-        level = words.computer_level(seat.name) if seat.user_id is None else None
+    for name, computer in seats:
+        level = words.computer_level(name) if computer else None
         if level is None:
-            names.append(seat.name)
+            names.append(name)
             keeps.append("")
             continue
-        names.append(words.player(w, Player.of(seat)))
+        names.append(words.player(w, Player(name, None)))
         keeps.append(glossary.level(w, level))
-    return names, keeps
+    return tuple(names), tuple(keeps)
 
 
 def board_words(w: Words, seats: int | None = None) -> BoardWords:
