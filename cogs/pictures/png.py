@@ -181,9 +181,10 @@ shared = BandCache()
 """The bands of this process (a drawing process draws every board it is given through it)."""
 
 
-Draw = Callable[[Sequence[int], Sequence[tuple[int, int]]], Image.Image]
-"""``draw(indices, rows)``: an RGB picture whose ``rows`` (first, last + 1 of each run) show
-the background with the parts ``indices`` drawn over it, in order (other rows: anything)."""
+Draw = Callable[[Sequence[int], int, int], Image.Image]
+"""``draw(indices, top, bottom)``: the picture's rows ``top`` to ``bottom`` (an RGB image that
+tall): the background with the parts ``indices`` drawn over it, in order. ``top`` is a
+multiple of :data:`BAND_ROWS`."""
 
 
 def encode_parts(size: tuple[int, int], parts: Sequence[Part], draw: Draw,
@@ -204,19 +205,17 @@ def encode_parts(size: tuple[int, int], parts: Sequence[Part], draw: Draw,
     bands = cache.get_many(keys)
     missing = [band for band, found in enumerate(bands) if found is None]
     if missing:
-        wanted = sorted({index for band in missing for index in over[band]})
-        runs: list[list[int]] = []  # missing bands next to each other, mapped at once
+        runs: list[list[int]] = []  # missing bands next to each other, drawn and mapped at once
         for band in missing:
             if runs and runs[-1][-1] == band - 1:
                 runs[-1].append(band)
             else:
                 runs.append([band])
-        rows = [(run[0] * BAND_ROWS, min(height, (run[-1] + 1) * BAND_ROWS)) for run in runs]
-        img = draw(wanted, rows)
         step = (width + 1) * BAND_ROWS
-        for run, (top, bottom) in zip(runs, rows, strict=True):
-            mapped = img.crop((0, top, width, bottom)).quantize(
-                palette=palette, dither=Image.Dither.NONE)
+        for run in runs:
+            top, bottom = run[0] * BAND_ROWS, min(height, (run[-1] + 1) * BAND_ROWS)
+            img = draw(sorted({index for band in run for index in over[band]}), top, bottom)
+            mapped = img.quantize(palette=palette, dither=Image.Dither.NONE)
             # each row after a 0 (PNG's "no filter"): the run drawn one column to the right
             filtered = Image.new("P", (width + 1, bottom - top), 0)
             filtered.paste(mapped, (1, 0))

@@ -15,7 +15,6 @@ bold, names 21 px (18 px for long ones), counts 30 px, card ranks about 26 px on
 from __future__ import annotations
 
 import io
-import threading
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache, partial
 
@@ -206,8 +205,9 @@ def _plate(x: int, y: int, fill: tuple[int, int, int], outline: tuple[int, int, 
 
 
 def _draw_seat(img: Image.Image, fonts: Fonts, view: BoardView,
-               index: int, seat: SeatView, x: int, y: int) -> None:
-    """Draw a seat's plate: nothing outside the rows of :func:`_plate_rows`."""
+               index: int, seat: SeatView, x: int, y: int, dy: int = 0) -> None:
+    """Draw a seat's plate (its top at row ``y`` of the board) on ``img``, whose first row is
+    the board's row ``dy``: nothing outside the rows of :func:`_plate_rows`."""
     turn = seat.turn and not view.finished
     dim = seat.passed and not turn and not view.finished
     flag = (MARK_LAST if seat.cards == 1 else MARK_TWO if seat.cards == 2 else None
@@ -217,6 +217,7 @@ def _draw_seat(img: Image.Image, fonts: Fonts, view: BoardView,
         outline = MARK_AWAY
     plate = _plate(x, y, PLATE_TURN if turn else (PLATE_PASSED if dim else PLATE), outline,
                    flag, TEXT_DARK if turn else PLATE_EDGE)
+    y -= dy  # the plate's felt is the board's; the rest is drawn where img has it
     img.paste(plate, (x - RING, y - RING))
     ink = TEXT_DARK if turn else (TEXT_DIM if dim else TEXT)
     # Row 1: seat number and name (and the chip change at the end, right-aligned). A name's
@@ -249,6 +250,12 @@ def _draw_seat(img: Image.Image, fonts: Fonts, view: BoardView,
         img.paste(stack, (x + 12, row_y), stack)
         count_x = x + 12 + stack.width + 8
     _label(img, fonts, count_x, row_y + BACK_H / 2 + 1, str(seat.cards), 30, ink, "lm")
+
+
+def _seat_step(fonts: Fonts, view: BoardView, index: int, seat: SeatView, x: int, y: int,
+               img: Image.Image, dy: int) -> None:
+    """A seat's plate as a board's drawing step (:data:`Paint`)."""
+    _draw_seat(img, fonts, view, index, seat, x, y, dy)
 
 
 def _plate_rows(y: int) -> tuple[int, int]:
@@ -291,7 +298,10 @@ def _draw_cards(img: Image.Image, fonts: Fonts, cards: tuple[Card, ...], width: 
         img.paste(sprite, (round(left + i * step), y + dy), sprite)
 
 
-Paint = Callable[[Image.Image], None]
+Paint = Callable[[Image.Image, int], None]
+"""``paint(img, dy)``: a step drawn on ``img``, whose first row is the board's row ``dy`` (a
+canvas of some of the board's rows: what falls outside it is not drawn). ``dy`` is a multiple
+of 2, so that Python's rounding (half to even) places everything as on the whole board."""
 Step = tuple[int, int, Hashable, Paint]
 """A drawing step of a board: its rows (first, last + 1), its exact arguments, and the drawing."""
 
@@ -306,8 +316,8 @@ def board_parts(view: BoardView, fonts: Fonts) -> list[Step]:
               anchor: str) -> None:
         line = fonts.text(text, size, True)
 
-        def paint(img: Image.Image) -> None:
-            line.draw(img, x, y, fill, anchor)
+        def paint(img: Image.Image, dy: int) -> None:
+            line.draw(img, x, y - dy, fill, anchor)
 
         parts.append((*line.rows(y, anchor), ("label", x, y, text, size, fill, anchor), paint))
 
@@ -315,8 +325,7 @@ def board_parts(view: BoardView, fonts: Fonts) -> list[Step]:
     for index, (seat, (x, y)) in enumerate(zip(view.seats, _slots(n, view.direction),
                                                strict=True)):
         parts.append((*_plate_rows(y), ("seat", index, x, y, seat, view.finished, view.words),
-                      partial(_draw_seat, fonts=fonts, view=view, index=index, seat=seat, x=x,
-                              y=y)))
+                      partial(_seat_step, fonts, view, index, seat, x, y)))
     w, h = BOARD_SIZE
     sides = n >= 4
     x0 = 10 + PLATE_W + 12 if sides else 50
@@ -347,8 +356,8 @@ def board_parts(view: BoardView, fonts: Fonts) -> list[Step]:
         played = view.to_beat
         tall = max(card_sprite(card, BOARD_CARD_W, fonts).height for card in played)
         parts.append((cards_y, cards_y + tall, ("cards", played, lo, hi, cards_y),
-                      lambda img: _draw_cards(img, fonts, played, BOARD_CARD_W, lo, hi,
-                                                 cards_y)))
+                      lambda img, dy: _draw_cards(img, fonts, played, BOARD_CARD_W, lo, hi,
+                                                     cards_y - dy)))
     else:
         text = fonts.fit(view.note or words.new_lead, 34, True, x1 - x0 - 8)
         if view.note is None and view.lead_by is not None:  # who won the trick (and leads)
@@ -363,26 +372,18 @@ def board_parts(view: BoardView, fonts: Fonts) -> list[Step]:
 def _paint(parts: list[Step], wanted: Sequence[int]) -> Image.Image:
     img = _felt(BOARD_SIZE).copy()
     for index in wanted:
-        parts[index][3](img)
+        parts[index][3](img, 0)
     return img
 
 
-_canvas = threading.local()
-
-
-def _paint_rows(parts: list[Step], wanted: Sequence[int],
-                rows: Sequence[tuple[int, int]]) -> Image.Image:
-    """The steps ``wanted`` drawn over the felt in ``rows`` (:data:`.png.Draw`): on this
-    thread's canvas, kept from one board to the next, whose ``rows`` alone are set back to the
-    bare felt first (the whole felt copied for each board was a tenth of a board's cost)."""
-    img: Image.Image | None = getattr(_canvas, "img", None)
-    felt = _felt(BOARD_SIZE)
-    if img is None:
-        img = _canvas.img = felt.copy()
-    for top, bottom in rows:
-        img.paste(felt.crop((0, top, BOARD_SIZE[0], bottom)), (0, top))
+def _paint_rows(parts: list[Step], wanted: Sequence[int], top: int,
+                bottom: int) -> Image.Image:
+    """The board's rows ``top`` to ``bottom`` with the steps ``wanted`` drawn over the felt
+    (:data:`.png.Draw`): a canvas of those rows alone, so that a step crossing them (a side
+    plate beside a changed play) is drawn only where they are, not whole."""
+    img = _felt(BOARD_SIZE).crop((0, top, BOARD_SIZE[0], bottom))
     for index in wanted:
-        parts[index][3](img)
+        parts[index][3](img, top)
     return img
 
 
