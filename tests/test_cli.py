@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import ai_decisions, arena, engine, hostile, pictures, pools, store
+from benchmarks import ai_decisions, arena, engine, hostile, pictures, pools, store, uploads
 from benchmarks.load import main as load_main
 from bot.terminal import main as play_main
 from data.check import main as check_main
@@ -38,6 +38,7 @@ ENTRY_POINTS: list[tuple[str, Main, Sequence[str]]] = [
     ("python -m benchmarks.load", load_main, ["--tables", "--seconds"]),
     ("python -m benchmarks.hostile", hostile.main, ["--repeat"]),
     ("python -m benchmarks.pools", pools.main, ["--pools", "--games", "--set", "noisy30"]),
+    ("python -m benchmarks.uploads", uploads.main, ["--edits", "--rounds"]),
 ]
 
 
@@ -98,7 +99,8 @@ def test_data_check_needs_exactly_one_url(capsys: pytest.CaptureFixture[str]) ->
 
 
 @pytest.mark.parametrize("module", ["benchmarks.engine", "benchmarks.arena", "benchmarks.store",
-                                    "benchmarks.load", "benchmarks.pictures", "data.check",
+                                    "benchmarks.load", "benchmarks.pictures",
+                                    "benchmarks.uploads", "data.check",
                                     "data.migrate", "data.ratings"])
 def test_module_runs_as_python_m(module: str, tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
