@@ -42,7 +42,7 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 
 typecheck: $(VENV)/.test-installed
-	$(BIN)/mypy --strict engine data cogs bot
+	$(BIN)/mypy --strict engine data cogs bot benchmarks
 
 # Every test, in parallel, without coverage; extra arguments with ARGS="...".
 pytest: $(VENV)/.test-installed

@@ -21,6 +21,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from benchmarks.engine import random_action
@@ -188,7 +189,7 @@ def interleaved(tables: int, seed: int, rounds: int = 3) -> None:
               f"(median of {rounds}; {100 * reused:.0f}% of bands reused)")
 
 
-def _percentile(values: list[float], q: float) -> float:
+def _percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
@@ -264,26 +265,25 @@ def parts(boards: list[BoardView], hands: list[HandView]) -> None:
         timer = _Parts()
         originals = {name: getattr(render, name) for name in ("_label", "_pill", "_draw_cards")}
         try:
-            render._label = timer.wrap("text", originals["_label"])  # type: ignore[attr-defined]
-            render._pill = timer.wrap("text", originals["_pill"])  # type: ignore[attr-defined]
-            render._draw_cards = timer.wrap(  # type: ignore[attr-defined]
-                "card faces", originals["_draw_cards"])
-            drawn = [timer.wrap("table, plates", draw)(v, fonts) for v in views]  # type: ignore[arg-type]
+            render._label = timer.wrap("text", originals["_label"])
+            render._pill = timer.wrap("text", originals["_pill"])
+            render._draw_cards = timer.wrap("card faces", originals["_draw_cards"])
+            drawn = [timer.wrap("table, plates", draw)(v, fonts) for v in views]
         finally:
             for name, func in originals.items():
                 setattr(render, name, func)
-        mapped = [timer.wrap("palette mapping", lambda im: im.quantize(  # type: ignore[misc]
+        mapped = [timer.wrap("palette mapping", lambda im: im.quantize(
             palette=render.palette(fonts), dither=Image.Dither.NONE))(im) for im in drawn]
         encodings: dict[str, tuple[float, int]] = {}
-        for label, save in (
-                ("png z3 (now)", lambda im, out: im.save(out, "PNG", compress_level=3)),
-                ("png z1", lambda im, out: im.save(out, "PNG", compress_level=1)),
-                ("webp lossless m0", lambda im, out: im.save(out, "WEBP", lossless=True,
-                                                              method=0, quality=0))):
+        ways: tuple[tuple[str, str, dict[str, Any]], ...] = (
+            ("png z3 (now)", "PNG", {"compress_level": 3}),
+            ("png z1", "PNG", {"compress_level": 1}),
+            ("webp lossless m0", "WEBP", {"lossless": True, "method": 0, "quality": 0}))
+        for label, form, options in ways:
             start, size = time.thread_time(), 0
             for im in mapped:
                 out = io.BytesIO()
-                save(im, out)
+                im.save(out, form, **options)
                 size += out.tell()
             encodings[label] = (time.thread_time() - start, size)
         n = len(views)
@@ -339,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     ok &= _report("hand", hand_wall, hand_cpu, hand_sizes, TARGET_HAND_MS)
     cached = Pictures(cache_size=64)
     cached.board_png(boards[-1])
-    hit_wall, _, _ = _timed(cached.board_png, [boards[-1]] * 1000)  # type: ignore[arg-type]
+    hit_wall, _, _ = _timed(cached.board_png, [boards[-1]] * 1000)
     print(f"cache hit: {statistics.mean(hit_wall) * 1000:.1f} µs")
     consecutive(6, args.seed)
     ok &= animation(3, args.seed)

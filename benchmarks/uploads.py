@@ -33,7 +33,7 @@ def _serve(port: int) -> None:
     """A stand-in for Discord's message edit route: it reads the request (JSON or multipart)
     and answers with the message as Discord would (components with ids, the uploaded file as an
     attachment, the picture's media item resolved)."""
-    from aiohttp import web
+    from aiohttp import BodyPartReader, web
 
     def answer(body: dict[str, Any]) -> web.Response:
         return web.Response(body=json.dumps(body).encode(), content_type="application/json")
@@ -47,12 +47,13 @@ def _serve(port: int) -> None:
         files: list[tuple[str, int]] = []
         if request.content_type.startswith("multipart/"):
             reader = await request.multipart()
-            async for part in reader:
-                data = await part.read()  # type: ignore[union-attr]
+            while (part := await reader.next()) is not None:
+                assert isinstance(part, BodyPartReader)
+                data = await part.read()
                 if part.name == "payload_json":
                     payload = json.loads(data)
                 else:
-                    files.append((part.filename or "file", len(data)))  # type: ignore[union-attr]
+                    files.append((part.filename or "file", len(data)))
         else:
             payload = await request.json()
         ids = iter(range(1, 1000))
@@ -88,7 +89,7 @@ def _serve(port: int) -> None:
     app = web.Application(client_max_size=8 * 1024 * 1024)
     app.router.add_get("/api/v10/users/@me", me)
     app.router.add_patch("/api/v10/channels/{channel}/messages/{message}", edit)
-    web.run_app(app, host="127.0.0.1", port=port, print=None)  # type: ignore[arg-type]
+    web.run_app(app, host="127.0.0.1", port=port, print=None)
 
 
 def _layout(pictured: bool) -> Any:
@@ -101,7 +102,7 @@ def _layout(pictured: bool) -> Any:
     items: list[Any] = [ui.TextDisplay("\n".join(lines))]
     if pictured:
         items.append(ui.MediaGallery(discord.MediaGalleryItem("attachment://board.png")))
-    row = ui.ActionRow(*(ui.Button(label=label, custom_id=f"b{i}", emoji="🃏")
+    row: ui.ActionRow[Any] = ui.ActionRow(*(ui.Button(label=label, custom_id=f"b{i}", emoji="🃏")
                          for i, label in enumerate(("My hand", "Leave", "Rules", "Hint"))))
     view = ui.LayoutView(timeout=None)
     view.add_item(ui.Container(*items, row))
@@ -121,15 +122,15 @@ async def _client(port: int, edits: int, rounds: int, png: bytes) -> dict[str, t
     figures: dict[str, tuple[float, float]] = {}
     real_send = socket.socket.send
 
-    def counted(sock: socket.socket, data: Any, *args: Any) -> int:
+    def counted(sock: socket.socket, data: Any, flags: int = 0) -> int:
         writes[0] += 1
-        return real_send(sock, data, *args)
+        return real_send(sock, data, flags)
 
     try:
         for _ in range(rounds):
             for way in ("text", "kept", "upload"):
                 cpu, writes[0] = time.process_time(), 0
-                socket.socket.send = counted  # type: ignore[method-assign]
+                socket.socket.send = counted  # type: ignore[method-assign, assignment]
                 for _ in range(edits):
                     attachments: list[Any] = []
                     if way == "kept":

@@ -129,7 +129,8 @@ class Harness:
             handle: InteractionHandle = await send()
             waiter = asyncio.ensure_future(handle.response(self.cfg.response_timeout))
             assert killed is not None
-            await asyncio.wait({waiter, killed}, return_when=asyncio.FIRST_COMPLETED)
+            both: set[asyncio.Future[Any]] = {waiter, killed}
+            await asyncio.wait(both, return_when=asyncio.FIRST_COMPLETED)
             if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
                 if handle.late:
                     self.error(f"late callback ({handle.latency:.2f}s) for {handle.name}")
@@ -186,10 +187,10 @@ class Harness:
                 )
             except Lost:
                 continue
-            text = str((handle.callback_data or {}).get("content") or "")
-            found = re.search(r"[Tt]able \(?#(\d+)", text)
+            said = str((handle.callback_data or {}).get("content") or "")
+            found = re.search(r"[Tt]able \(?#(\d+)", said)
             if not found:
-                raise RuntimeError(f"/tienlen start answered {text!r}")
+                raise RuntimeError(f"/tienlen start answered {said!r}")
             table.id = int(found.group(1))
         seen = 0
         expect = 1  # seats the board should show, after my last accepted click
