@@ -102,8 +102,10 @@ def _layout(pictured: bool) -> Any:
     items: list[Any] = [ui.TextDisplay("\n".join(lines))]
     if pictured:
         items.append(ui.MediaGallery(discord.MediaGalleryItem("attachment://board.png")))
-    row: ui.ActionRow[Any] = ui.ActionRow(*(ui.Button(label=label, custom_id=f"b{i}", emoji="🃏")
-                         for i, label in enumerate(("My hand", "Leave", "Rules", "Hint"))))
+    buttons: list[ui.Button[Any]] = [
+        ui.Button(label=label, custom_id=f"b{i}", emoji="🃏")
+        for i, label in enumerate(("My hand", "Leave", "Rules", "Hint"))]
+    row: ui.ActionRow[Any] = ui.ActionRow(*buttons)
     view = ui.LayoutView(timeout=None)
     view.add_item(ui.Container(*items, row))
     return view
