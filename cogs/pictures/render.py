@@ -204,10 +204,11 @@ def _plate(x: int, y: int, fill: tuple[int, int, int], outline: tuple[int, int, 
     return tile
 
 
-def _draw_seat(img: Image.Image, fonts: Fonts, view: BoardView,
-               index: int, seat: SeatView, x: int, y: int, dy: int = 0) -> None:
+def _draw_seat(fonts: Fonts, view: BoardView, index: int, seat: SeatView, x: int, y: int,
+               img: Image.Image, dy: int) -> None:
     """Draw a seat's plate (its top at row ``y`` of the board) on ``img``, whose first row is
-    the board's row ``dy``: nothing outside the rows of :func:`_plate_rows`."""
+    the board's row ``dy``: nothing outside the rows of :func:`_plate_rows`. The canvas comes
+    last, so that a board's step (:data:`Paint`) is this function with the rest given."""
     turn = seat.turn and not view.finished
     dim = seat.passed and not turn and not view.finished
     flag = (MARK_LAST if seat.cards == 1 else MARK_TWO if seat.cards == 2 else None
@@ -250,12 +251,6 @@ def _draw_seat(img: Image.Image, fonts: Fonts, view: BoardView,
         img.paste(stack, (x + 12, row_y), stack)
         count_x = x + 12 + stack.width + 8
     _label(img, fonts, count_x, row_y + BACK_H / 2 + 1, str(seat.cards), 30, ink, "lm")
-
-
-def _seat_step(fonts: Fonts, view: BoardView, index: int, seat: SeatView, x: int, y: int,
-               img: Image.Image, dy: int) -> None:
-    """A seat's plate as a board's drawing step (:data:`Paint`)."""
-    _draw_seat(img, fonts, view, index, seat, x, y, dy)
 
 
 def _plate_rows(y: int) -> tuple[int, int]:
@@ -325,7 +320,7 @@ def board_parts(view: BoardView, fonts: Fonts) -> list[Step]:
     for index, (seat, (x, y)) in enumerate(zip(view.seats, _slots(n, view.direction),
                                                strict=True)):
         parts.append((*_plate_rows(y), ("seat", index, x, y, seat, view.finished, view.words),
-                      partial(_seat_step, fonts, view, index, seat, x, y)))
+                      partial(_draw_seat, fonts, view, index, seat, x, y)))
     w, h = BOARD_SIZE
     sides = n >= 4
     x0 = 10 + PLATE_W + 12 if sides else 50
