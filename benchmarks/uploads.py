@@ -4,7 +4,9 @@ benchmarks.uploads``.
 discord.py edits one message again and again on a small HTTP server of its own (another
 process, so that only the bot's side is measured), in three ways, in turn: text only (the board
 with pictures off), a picture kept by its attachment id (an edit whose picture did not change),
-and a new picture uploaded (multipart: the message's JSON and the PNG). Each is a V2 layout like
+and a new picture uploaded (multipart: the message's JSON and the PNG), the body written part by
+part as aiohttp writes it and in one write as the bot sends it (:mod:`bot.one_write`). Each is
+a V2 layout like
 the board's (a container with its text, the picture and a row of buttons), and each answer is
 parsed into a ``discord.Message`` with its components, as the bot does. Prints the CPU time of
 this process per edit and the socket writes an edit takes (aiohttp writes a multipart body part
@@ -26,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+WAYS = {"text": "text", "kept": "the picture kept by its id",
+        "upload": "a new picture, aiohttp's writes", "upload1": "a new picture, one write"}
 SEATS = ("Ánh", "Computer 2 (hard)", "Computer 3 (hard)", "Computer 4 (hard)")
 
 
@@ -115,6 +119,8 @@ async def _client(port: int, edits: int, rounds: int, png: bytes) -> dict[str, t
     """Each kind of edit's CPU seconds and socket writes, an edit (the last round's)."""
     import discord
 
+    from bot import one_write
+
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     client = discord.Client(intents=discord.Intents.none())
     await client.http.static_login("not-a-token")
@@ -130,7 +136,9 @@ async def _client(port: int, edits: int, rounds: int, png: bytes) -> dict[str, t
 
     try:
         for _ in range(rounds):
-            for way in ("text", "kept", "upload"):
+            for way in ("text", "kept", "upload", "upload1"):
+                if way == "upload1":
+                    one_write.install()
                 cpu, writes[0] = time.process_time(), 0
                 socket.socket.send = counted  # type: ignore[method-assign, assignment]
                 for _ in range(edits):
@@ -140,17 +148,19 @@ async def _client(port: int, edits: int, rounds: int, png: bytes) -> dict[str, t
                             "id": 900, "filename": "board.png", "size": len(png),
                             "url": "https://cdn.example/a/board.png",
                             "proxy_url": "https://media.example/a/board.png"})]
-                    elif way == "upload":
+                    elif way.startswith("upload"):
                         attachments = [discord.File(io.BytesIO(png), filename="board.png",
                                                     description="Table #3: 4 seats")]
                     await message.edit(view=_layout(way != "text"), attachments=attachments)
                 socket.socket.send = real_send  # type: ignore[method-assign]
+                one_write.uninstall()
                 each = (time.process_time() - cpu) / edits
                 figures[way] = (each, writes[0] / edits)
-                print(f"{way:7s} {each * 1e6:6.0f} µs CPU an edit, "
+                print(f"{WAYS[way]:34s} {each * 1e6:6.0f} µs CPU an edit, "
                       f"{writes[0] / edits:.1f} socket writes an edit", flush=True)
     finally:
         socket.socket.send = real_send  # type: ignore[method-assign]
+        one_write.uninstall()
         await client.close()
     return figures
 
@@ -191,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.uploads", description=__doc__
                                      .split("\n\n")[0])
     parser.add_argument("--edits", type=int, default=400, help="edits of each kind (400)")
-    parser.add_argument("--rounds", type=int, default=2, help="rounds of the three kinds (2)")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of the four kinds (2)")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:

@@ -21,6 +21,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot import one_write
 from bot.card_emoji import CardEmoji, ensure_card_emoji
 from bot.command_sync import BotTree, user_agent_trace
 from bot.guild_copies import warn_if_guild_copies
@@ -157,6 +158,7 @@ class TienLenBot(commands.Bot):
         self.hands.store = store  # live hands are kept with their tables across restarts
         options.setdefault("http_trace", rest_trace(self.rest_budget, self.hands.saw_time))
         user_agent_trace(options["http_trace"])  # interaction answers too say DiscordBot (…)
+        one_write.install()  # an upload (a picture) goes out in one write, not nine
         self.metrics = Metrics(self, options["http_trace"])  # served if METRICS_PORT is set
         self.metrics.instrument(store)
         super().__init__(
