@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine import Card, Suit
+from engine import Card, Rank, Suit
 from engine.cards import layout_for
 
-__all__ = ["BoardView", "BoardWords", "HandView", "SeatView"]
+__all__ = ["BoardView", "BoardWords", "HandView", "Packed", "SeatView", "pack", "unpack"]
 
 MAX_SEATS = 8
 MAX_HAND = 26  # the most cards a hand can hold (two decks, 4 players, or fixed hands in tests)
@@ -143,3 +144,46 @@ class HandView:
             else:
                 raised.append(False)
         return cls(tuple(ordered), tuple(raised), four_colour)
+
+
+Packed = tuple[Any, ...]
+"""A view as plain tuples, ints and strings (:func:`pack`)."""
+
+
+def _cards(cards: tuple[Card, ...]) -> tuple[tuple[int, int], ...]:
+    return tuple((int(card.rank), int(card.suit)) for card in cards)
+
+
+def _uncards(packed: tuple[tuple[int, int], ...]) -> tuple[Card, ...]:
+    return tuple(Card(Rank(rank), Suit(suit)) for rank, suit in packed)
+
+
+def pack(view: BoardView | HandView) -> Packed:
+    """``view`` as nested tuples of ints, strings, booleans and None, which :func:`unpack` turns
+    back into an equal view. Pickled, it is what a drawing process is sent and what a picture's
+    key hashes: frozen dataclasses with slots pickle and unpickle field by field in Python
+    (36 and 41 µs a board), these tuples in C (a board packed and pickled in 8 µs)."""
+    if isinstance(view, HandView):
+        return ("hand", _cards(view.cards), view.raised, view.four_colour)
+    words = view.words
+    return ("board", view.table, view.stake,
+            tuple((s.name, s.cards, s.turn, s.passed, s.away, s.place, s.chips,
+                   _cards(s.revealed), s.keep) for s in view.seats),
+            _cards(view.to_beat), view.to_beat_by, view.finished, view.note,
+            (words.header, words.to_beat, words.played_by, words.new_lead, words.won_trick,
+             words.game_over, words.exchange, words.passed, words.away, words.out,
+             words.last_card, words.two_cards, words.places, words.group),
+            view.direction, view.lead_by)
+
+
+def unpack(packed: Packed) -> BoardView | HandView:
+    """The view :func:`pack` made ``packed`` of (checked again as it is built)."""
+    if packed[0] == "hand":
+        _, cards, raised, four_colour = packed
+        return HandView(_uncards(cards), raised, four_colour)
+    _, table, stake, seats, to_beat, to_beat_by, finished, note, words, direction, lead_by = packed
+    return BoardView(
+        table, stake,
+        tuple(SeatView(name, cards, turn, passed, away, place, chips, _uncards(revealed), keep)
+              for name, cards, turn, passed, away, place, chips, revealed, keep in seats),
+        _uncards(to_beat), to_beat_by, finished, note, BoardWords(*words), direction, lead_by)

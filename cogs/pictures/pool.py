@@ -3,12 +3,13 @@
 :class:`DrawingPool` runs ``workers`` processes (``python -m cogs.pictures.worker``: a fresh
 interpreter, no copy of the bot's threads or sockets, and a direct child of the bot, so its CPU
 counts as the bot's; it dies with the bot, its socket closing). Once it says it is ready (warmed
-up), each worker reads one job at a time from its socket — (job id, kind, view-model) — draws it
-with :func:`draw` and answers (job id, PNG bytes or the error's name, CPU seconds). The pool
-keeps the queue in the bot's process, bounded: when it is full, the oldest job of a message that
-has a newer job pending is dropped (its picture would be replaced before it is seen); a
-message's latest state is never dropped, so the queue may hold more than its bound when every job
-in it is some message's latest state (then no more than one job per message).
+up), each worker reads one job at a time from its socket — (job id, kind, view-model; the bot
+sends the view packed and pickled, so that neither side pickles dataclasses field by field) —
+draws it with :func:`draw` and answers (job id, PNG bytes or the error's name, CPU seconds).
+The pool keeps the queue in the bot's process, bounded: when it is full, the oldest job of a message
+that has a newer job pending is dropped (its picture would be replaced before it is seen); a
+message's latest state is never dropped, so the queue may hold more than its bound when every job in
+it is some message's latest state (then no more than one job per message).
 
 Faults: a job that raises is reported failed at once; a job that runs past ``time_limit``
 seconds is failed and its worker killed and replaced; a worker that dies mid-job (killed,
@@ -23,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import pickle
 import socket
 import subprocess
 import sys
@@ -34,7 +36,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from .fonts import Fonts
-from .model import BoardView, HandView
+from .model import BoardView, HandView, unpack
 from .png import NO_BANDS, BandFigures
 from .render import board_png, encode, render_hand
 
@@ -55,7 +57,10 @@ def default_workers() -> int:
 
 
 def draw(kind: str, view: Any, fonts: Fonts) -> bytes:
-    """One picture as PNG bytes: ``kind`` "board" (a :class:`BoardView`) or "hand"."""
+    """One picture as PNG bytes: ``kind`` "board" (a :class:`BoardView`) or "hand"; ``view``
+    may come packed and pickled (:func:`.service.picture_job`)."""
+    if isinstance(view, bytes):
+        view = unpack(pickle.loads(view))
     if kind == "board":
         assert isinstance(view, BoardView)
         return board_png(view, fonts)
@@ -136,8 +141,9 @@ class DrawingPool:
         return key in self._pending
 
     def submit(self, key: str, kind: str, view: Any, slot: Hashable) -> None:
-        """Queue a drawing for the message ``slot`` (nothing if the same picture is already
-        queued or being drawn: that job now serves this message too)."""
+        """Queue a drawing of ``view`` (a view-model, or its bytes from
+        :func:`.service.picture_job`) for the message ``slot`` (nothing if the same picture is
+        already queued or being drawn: that job now serves this message too)."""
         if self._closed:
             raise RuntimeError("the drawing pool is closed")
         if self._loop is None:

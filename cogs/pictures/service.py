@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import pickle
 import threading
 import time
 from collections import Counter, OrderedDict, deque
@@ -29,20 +30,20 @@ from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import _CacheInfo, lru_cache
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from engine import Card
 from engine.cards import full_deck
 
 from .cards import EMOJI_DIR, card_sprite, emoji_name, emoji_png
 from .fonts import Fonts
-from .model import BoardView, HandView
+from .model import BoardView, HandView, pack
 from .png import shared as band_cache
 from .pool import DrawingPool
 from .render import BOARD_CARD_W, HAND_CARD_W, board_png, encode, palette, render_hand
 from .replay import FaceUpView, animation_gif, face_up_png
 
-__all__ = ["PictureCache", "Pictures", "Wanted", "picture_key"]
+__all__ = ["PictureCache", "Pictures", "Wanted", "picture_job", "picture_key"]
 
 log = logging.getLogger(__name__)
 
@@ -54,11 +55,21 @@ TIME_LIMIT = 5.0
 """Seconds a drawing may take in the pool before it is abandoned (its message shows text)."""
 
 
-def picture_key(kind: str, view: Any, extra: str = "") -> str:
-    """What a picture shows, as a short hash: equal for equal view-models (whatever process
-    computes it), different for any change that is drawn. ``extra``: anything else that belongs
-    to the picture (the language of its description)."""
-    return hashlib.blake2b(f"{kind}|{extra}|{view!r}".encode(), digest_size=12).hexdigest()
+def picture_job(kind: str, view: BoardView | HandView, extra: str = "") -> tuple[str, bytes]:
+    """A picture's key and its view as a drawing process is sent it: the view packed
+    (:func:`.model.pack`) and pickled. The key is a short hash of those bytes with ``kind`` and
+    ``extra`` (anything else that belongs to the picture: the language of its description):
+    equal for equal view-models (whatever process computes it), different for any change that
+    is drawn (the bytes unpickle to the view)."""
+    job = pickle.dumps(pack(view), protocol=pickle.HIGHEST_PROTOCOL)
+    digest = hashlib.blake2b(f"{kind}|{extra}|".encode(), digest_size=12)
+    digest.update(job)
+    return digest.hexdigest(), job
+
+
+def picture_key(kind: str, view: BoardView | HandView, extra: str = "") -> str:
+    """What a picture shows, as a short hash (see :func:`picture_job`)."""
+    return picture_job(kind, view, extra)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +183,7 @@ class Pictures:
              extra: str = "") -> Wanted:
         """The picture of ``view`` for the message ``slot``, if it is ready; else its drawing is
         queued (:meth:`on_ready` says when it is done). With no pool it is drawn now."""
-        key = picture_key(kind, view, extra)
+        key, job = picture_job(kind, view, extra)
         since = self._wanted_since.get(slot)
         if slot is not None and (since is None or since[0] != key):
             self._wanted_since.pop(slot, None)
@@ -193,7 +204,7 @@ class Pictures:
             self.cache.put(key, kind, png)
             return Wanted(key, png)
         # (a picture awaited for no message is its own "message": never dropped for another)
-        self.pool.submit(key, kind, view, slot if slot is not None else ("awaited", key))
+        self.pool.submit(key, kind, job, slot if slot is not None else ("awaited", key))
         return Wanted(key)
 
     def on_ready(self, wanted: Wanted, ready: Callable[[str], None]) -> None:

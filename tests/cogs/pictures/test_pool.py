@@ -5,17 +5,21 @@ replaced, and one picture wanted by two messages is drawn once."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
+import pickle
 import re
 from pathlib import Path
 
 import pytest
 
 from benchmarks.load.report import scan_pictures
-from cogs.pictures import HandView, Pictures
+from benchmarks.pictures import table_boards
+from cogs.pictures import BoardView, BoardWords, HandView, Pictures
+from cogs.pictures.model import unpack
 from cogs.pictures.pool import DrawingPool, default_workers
-from cogs.pictures.service import PictureCache, picture_key
+from cogs.pictures.service import PictureCache, picture_job, picture_key
 from cogs.pictures.worker import NICE
 from engine import parse_cards
 
@@ -131,3 +135,32 @@ def test_the_key_is_what_is_drawn() -> None:
     assert picture_key("hand", raised) != picture_key("hand", hand)
     assert picture_key("hand", hand, "vi") != picture_key("hand", hand, "en")
     assert picture_key("board", BOARDS["board_four"]) != picture_key("board", BOARDS["board_lead"])
+
+
+def test_a_view_packed_for_a_drawing_process_unpacks_to_an_equal_view() -> None:
+    """Every sample board and hand (seats from 1 to 8, plays, places, chips, cards shown face
+    up, notes, both directions, words of a language) and the boards of whole games go to the
+    drawing process as plain tuples and come back equal; the picture's key hashes those bytes,
+    so views that differ anywhere drawn get different keys."""
+    views: list[BoardView | HandView] = [*BOARDS.values(), *HANDS.values()]
+    views += table_boards(2, 3)
+    four = BOARDS["board_four"]
+    views.append(dataclasses.replace(four, words=BoardWords(
+        header="Bàn #{table} · cược {stake}", group=".", places=("Nhất", "Nhì", "Ba", "Bét"))))
+    views.append(dataclasses.replace(four, note="Card exchange", to_beat=(), to_beat_by=None))
+    shown = tuple(parse_cards("3S 9H 2D"))
+    views.append(dataclasses.replace(four, finished=True, seats=(
+        dataclasses.replace(four.seats[0], cards=3, revealed=shown), *four.seats[1:])))
+    keys = set()
+    for view in views:
+        key, job = picture_job("board" if isinstance(view, BoardView) else "hand", view)
+        assert unpack(pickle.loads(job)) == view
+        assert key == picture_key("board" if isinstance(view, BoardView) else "hand", view)
+        keys.add(key)
+    assert len(keys) == len(set(views))  # distinct views, distinct keys
+    seat = BOARDS["board_four"].seats[0]
+    for change in ({"cards": seat.cards + 1}, {"chips": 1}, {"chips": -1}, {"place": 2},
+                   {"keep": "(khó)"}, {"name": seat.name + " "}):
+        other = dataclasses.replace(BOARDS["board_four"], seats=(
+            dataclasses.replace(seat, **change), *BOARDS["board_four"].seats[1:]))
+        assert picture_key("board", other) != picture_key("board", BOARDS["board_four"])
