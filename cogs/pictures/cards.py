@@ -23,11 +23,14 @@ __all__ = [
     "GREEN",
     "RED",
     "back_sprite",
+    "card_pieces",
     "card_sprite",
     "draw_suit",
     "emoji_name",
     "emoji_names",
     "emoji_png",
+    "paste_pieces",
+    "sprite_pieces",
 ]
 
 RED = (206, 29, 37)
@@ -147,6 +150,60 @@ def _card_sprite(card: Card, width: int, fonts: Fonts, four_colour: bool) -> Ima
     bx, by = big_w - pad - bw, big_h - pad - bw * 1.08
     draw_suit(draw, card.suit, (bx, by, bx + bw, by + bw * 1.08), colour)
     return img.resize((width, h), Image.Resampling.LANCZOS)
+
+
+Piece = tuple[Image.Image, int, bool]
+"""A part of a sprite: its rows as an image, their first row in the sprite, and whether they
+are pasted through their alpha (else copied: every pixel opaque)."""
+
+
+def sprite_pieces(sprite: Image.Image) -> tuple[Piece, ...]:
+    """``sprite`` (RGBA) cut into the rows above, in and below its longest run of fully opaque
+    rows: pasting the middle without its mask is a copy, where a paste through the alpha blends
+    every pixel (a hand's 13 cards: 0.5 ms blended, 0.1 ms copied), and a pixel of alpha 255
+    blends to itself, so the picture is the same."""
+    alpha = sprite.getchannel("A")
+    width, height = sprite.size
+    opaque = [alpha.crop((0, y, width, y + 1)).getextrema()[0] == 255 for y in range(height)]
+    best, start = (0, 0), None
+    for y, full in enumerate([*opaque, False]):
+        if full and start is None:
+            start = y
+        elif not full and start is not None:
+            if y - start > best[1] - best[0]:
+                best = (start, y)
+            start = None
+    first, last = best
+    if last - first < height // 2:
+        return ((sprite, 0, True),)
+    pieces: list[Piece] = []
+    if first > 0:
+        pieces.append((sprite.crop((0, 0, width, first)), 0, True))
+    pieces.append((sprite.crop((0, first, width, last)), first, False))
+    if last < height:
+        pieces.append((sprite.crop((0, last, width, height)), last, True))
+    return tuple(pieces)
+
+
+def card_pieces(card: Card, width: int, fonts: Fonts, four_colour: bool = False
+                ) -> tuple[Piece, ...]:
+    """:func:`card_sprite` cut by :func:`sprite_pieces`; cached."""
+    return _card_pieces(card, width, fonts, bool(four_colour))
+
+
+@lru_cache(maxsize=512)
+def _card_pieces(card: Card, width: int, fonts: Fonts, four_colour: bool) -> tuple[Piece, ...]:
+    return sprite_pieces(_card_sprite(card, width, fonts, four_colour))
+
+
+def paste_pieces(img: Image.Image, pieces: tuple[Piece, ...], x: int, y: int) -> None:
+    """Paste a sprite cut by :func:`sprite_pieces` at (x, y), as ``img.paste(sprite, (x, y),
+    sprite)`` would."""
+    for piece, dy, masked in pieces:
+        if masked:
+            img.paste(piece, (x, y + dy), piece)
+        else:
+            img.paste(piece, (x, y + dy))
 
 
 @lru_cache(maxsize=64)

@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 
 from engine import Card, Rank, Suit
 
-from .cards import back_sprite, card_sprite
+from .cards import back_sprite, card_pieces, card_sprite, paste_pieces
 from .fonts import EMPTY_NAME, Fonts, clean
 from .model import BoardView, BoardWords, HandView, SeatView
 from .png import BandCache, encode_parts, shared
@@ -288,9 +288,9 @@ def _draw_cards(img: Image.Image, fonts: Fonts, cards: tuple[Card, ...], width: 
     step = min(width + 6, (room - width) / (n - 1)) if n > 1 else 0
     left = x0 + (room - width - step * (n - 1)) / 2
     for i, card in enumerate(cards):
-        sprite = card_sprite(card, width, fonts, four_colour)
         dy = -lift if raised and raised[i] else 0
-        img.paste(sprite, (round(left + i * step), y + dy), sprite)
+        paste_pieces(img, card_pieces(card, width, fonts, four_colour), round(left + i * step),
+                     y + dy)
 
 
 Paint = Callable[[Image.Image, int], None]

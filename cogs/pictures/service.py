@@ -35,7 +35,7 @@ from typing import TypeVar
 from engine import Card
 from engine.cards import full_deck
 
-from .cards import EMOJI_DIR, card_sprite, emoji_name, emoji_png
+from .cards import EMOJI_DIR, card_pieces, emoji_name, emoji_png
 from .fonts import Fonts
 from .model import BoardView, HandView, pack
 from .png import shared as band_cache
@@ -368,7 +368,7 @@ class Pictures:
             palette(self.fonts)
             for card in full_deck():
                 for width in (BOARD_CARD_W, HAND_CARD_W):
-                    card_sprite(card, width, self.fonts)
+                    card_pieces(card, width, self.fonts)  # the sprite, and its pieces
 
     async def board(self, view: BoardView) -> bytes | None:
         """The board PNG, waiting for it (drawn off the event loop), or ``None`` (logged) if it

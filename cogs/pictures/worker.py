@@ -17,7 +17,7 @@ from multiprocessing.connection import Connection
 
 from engine.cards import full_deck
 
-from .cards import card_sprite
+from .cards import card_pieces
 from .fonts import Fonts
 from .png import shared as bands
 from .pool import draw
@@ -35,7 +35,7 @@ def serve(conn: Connection, delay: float) -> None:
         palette(fonts)
         for card in full_deck():
             for width in (BOARD_CARD_W, HAND_CARD_W):
-                card_sprite(card, width, fonts)
+                card_pieces(card, width, fonts)  # the sprite, and its pieces
     except Exception:
         pass  # a broken font: each job then says so itself
     try:

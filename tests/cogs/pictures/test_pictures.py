@@ -315,3 +315,26 @@ def test_the_game_over_picture_shows_the_held_cards_face_up(pictures: Pictures) 
                       finished=True)
     plain, faces = _image(pictures.board_png(hidden)), _image(pictures.board_png(shown))
     assert ImageChops.difference(plain, faces).getbbox() is not None  # the cards are drawn
+
+
+def test_a_card_pasted_in_pieces_is_pasted_exactly_as_through_its_alpha(
+        pictures: Pictures) -> None:
+    """Every card face at both sizes, in both decks, over a background that is not flat (so a
+    blended pixel would show): its opaque middle copied and its rounded ends blended give the
+    same pixels as the whole sprite pasted through its alpha."""
+    from cogs.pictures.cards import card_pieces, card_sprite, paste_pieces
+    from cogs.pictures.render import BOARD_CARD_W
+    from engine.cards import full_deck
+
+    background = Image.linear_gradient("L").resize((140, 190)).convert("RGB")
+    for width in (BOARD_CARD_W, HAND_CARD_W):
+        for four in (False, True):
+            for card in full_deck():
+                pieces = card_pieces(card, width, pictures.fonts, four)
+                assert len(pieces) == 3  # rounded ends blended, the middle copied
+                assert [masked for _, _, masked in pieces] == [True, False, True]
+                sprite = card_sprite(card, width, pictures.fonts, four)
+                whole, cut = background.copy(), background.copy()
+                whole.paste(sprite, (7, 9), sprite)
+                paste_pieces(cut, pieces, 7, 9)
+                assert whole.tobytes() == cut.tobytes(), (card, width, four)
