@@ -20,8 +20,17 @@ as all its seats fit together. A step's random numbers come from a generator see
 key (this seat, its hand after any exchange, the budget) and the step's index, never by the
 caller's seed, so the chain is a function of what the seat has seen: a cache that is warm, or
 rebuilt from the log after a restart or in another process, holds the very same particles, and a
-decision does not depend on which. The cache is a bounded LRU (``MAX_GAMES`` seats' games); a
-seat's entry is dropped when it goes out.
+decision does not depend on which.
+
+Beside the joint deals, each seat keeps a few hands of its own under which the ``normal`` model
+(the lowest legal play, never a pass when it can answer) makes every decision it has made,
+carried and refilled the same way. While such a hand exists (``policy``) a share of the
+rollouts, growing with the seat's decisions (:func:`normal_share`), play it as ``normal``; one
+decision that no such hand explains (a pass while holding an answer, a play above a lower answer
+it held) returns it to ``hard`` until a hand is found that explains them all again.
+
+The cache is a bounded LRU (``MAX_GAMES`` seats' games); a seat's entry is dropped when it goes
+out.
 """
 
 from __future__ import annotations
@@ -30,10 +39,10 @@ import math
 import random
 import sys
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.ai.evidence import _WORK, Decision, _match, history
+from engine.ai.evidence import _WORK, Decision, _match, _match_normal, history
 from engine.cards import count_cards
 from engine.events import Event, Exchanged, Passed, Played
 from engine.rules import Rules
@@ -57,6 +66,32 @@ DROP_LOG = 7.0
 EPS_PRIOR = (1.0, 9.0)
 """Beta prior (mismatches, matches) of a seat's noise ``eps``: mean 10%, worth ten decisions."""
 EPS_MIN, EPS_MAX = 0.005, 0.6
+HARD, NORMAL = 0, 1
+"""A seat's fitted policy (:attr:`Belief.policy`): the model its rollouts play."""
+FIT_IF_HARD = (1.0, 0.79, 0.79, 0.47, 0.47, 0.47, 0.11, 0.11, 0.11, 0.02)
+"""How often a ``hard`` seat that has made 0, 1, 2, ... decisions (the last entry: 9 or more)
+still has a hand under which ``normal`` makes them all (measured on seeded games)."""
+FIT_IF_NORMAL = 0.9
+"""How often a ``normal`` seat has one in the kept hands (measured: 72-100%)."""
+PRIOR_NORMAL = 0.5
+"""The prior that a seat plays like ``normal`` rather than ``hard``."""
+
+
+def normal_share(fits: bool, decided: int) -> float:
+    """The probability that a seat plays like ``normal``, given whether some kept hand explains
+    all of its ``decided`` decisions under ``normal``: the share of rollouts that play it so."""
+    if not fits:
+        return 0.0
+    a = PRIOR_NORMAL * FIT_IF_NORMAL
+    return a / (a + (1.0 - PRIOR_NORMAL) * FIT_IF_HARD[min(decided, len(FIT_IF_HARD) - 1)])
+
+
+NORMAL_HANDS = 12
+"""Hands kept per seat under which ``normal`` makes every one of the seat's decisions."""
+NORMAL_TRIES = 48
+"""Draws and card swaps per seat and step to refill those hands."""
+NORMAL_UNITS = 0.3
+"""Charged for checking one decision against the ``normal`` model (about 7 us)."""
 
 
 def _check_price(size: int) -> float:
@@ -126,6 +161,13 @@ class Belief:
     """Per seat: the fitted noise of its decisions (0 for this seat)."""
     units: float
     """Simulated decisions the last step spent (charged to the decision's budget)."""
+    normal_hands: list[list[int]]
+    """Per seat: hands under which ``normal`` makes every decision of the seat so far."""
+    policy: list[int]
+    """Per seat: ``NORMAL`` while some kept hand makes ``normal`` reproduce all it did, else
+    ``HARD``."""
+    share: list[float]
+    """Per seat: the share of rollouts that play it as ``normal`` (:func:`normal_share`)."""
 
     def weights(self) -> list[float]:
         logs = _logs(self.eps)
@@ -170,7 +212,9 @@ def cache_bytes() -> int:
     total = sys.getsizeof(_CACHE)
     for key, b in _CACHE.items():
         total += sys.getsizeof(key) + sys.getsizeof(b) + sys.getsizeof(b.particles)
-        total += sys.getsizeof(b.eps)
+        total += sys.getsizeof(b.eps) + sys.getsizeof(b.policy) + sys.getsizeof(b.share)
+        total += sys.getsizeof(b.normal_hands) + sum(
+            sys.getsizeof(h) + sum(sys.getsizeof(x) for x in h) for h in b.normal_hands)
         for p in b.particles:
             total += sys.getsizeof(p)
             for lst in (p.hands, p.match, p.mis, p.logk):
@@ -319,7 +363,8 @@ def belief(*, me: int, n: int, direction: int, rules: Rules, full: int, hand: in
                       rules=rules, full=full, refill=refill)
         WORK[0] += state.units
     if state is None:  # ``before`` at the seat's first decision: nothing to warm
-        return Belief(point=0, step=-1, sig=0, particles=[], eps=[], units=0.0), key
+        return Belief(point=0, step=-1, sig=0, particles=[], eps=[], units=0.0,
+                      normal_hands=[], policy=[], share=[]), key
     _CACHE[key] = state
     _CACHE.move_to_end(key)
     while len(_CACHE) > MAX_GAMES:
@@ -349,6 +394,11 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
             charged[0] += check_units(d, count_cards(hand + d.later), _WORK[0] - before)
         return ok
 
+    def normal(d: Decision, hand: int) -> bool:
+        """Check a decision against a hand under the ``normal`` model."""
+        charged[0] += NORMAL_UNITS
+        return _match_normal(d, hand, rules)
+
     rng = random.Random(f"{key!r}|{k}")
     prefix = log[: pt.point]
     hist = history(prefix, pt.counts, me, rules, 999)
@@ -361,6 +411,7 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
     eps = list(state.eps) if state is not None else [0.0 if s == me else
                                                      EPS_PRIOR[0] / sum(EPS_PRIOR)
                                                      for s in range(n)]
+    normal_hands: list[list[int]] = [[] for _ in range(n)]
     kept: list[Particle] = []
     if state is not None and prev is not None:
         bit_of = rules.layout.bit_of
@@ -387,6 +438,13 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
                     q.mis[d.seat] += 1
                     q.logk[d.seat] += math.log(1 + count_cards(h + d.later))
             kept.append(q)
+        # ``normal``'s own hands: those still possible that make the new decisions too.
+        for s in others:
+            ds = [d for d in new if d.seat == s]
+            avail = pt.unseen - sum(m for t, m in pt.known.items() if t != s)
+            normal_hands[s] = [h - gone[s] for h in state.normal_hands[s]
+                               if _holds(h, gone[s]) and _holds(avail, h - gone[s])
+                               and all(normal(d, h - gone[s]) for d in ds)]
     logs = _logs(eps)
     if kept:
         lws = [p.log_weight(logs) for p in kept]
@@ -491,5 +549,44 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
         missed = sum(w * p.mis[s] for w, p in zip(ws, kept, strict=True)) / total
         fitted = (prior_bad + missed) / (prior_bad + prior_ok + decided)
         new_eps[s] = min(EPS_MAX, max(EPS_MIN, fitted))
+    _refill_normal(normal_hands, need, pt, pool, by_seat, normal, charged,
+                   random.Random(f"{key!r}|{k}|normal"))
+    policy = [NORMAL if s in by_seat and normal_hands[s] else HARD for s in range(n)]
+    share = [normal_share(bool(policy[s]), len(by_seat[s])) if s in by_seat else 0.0
+             for s in range(n)]
     return Belief(point=pt.point, step=k, sig=_sig(log, pt.point), particles=kept, eps=new_eps,
-                  units=charged[0])
+                  units=charged[0], normal_hands=normal_hands, policy=policy, share=share)
+
+
+def _refill_normal(normal_hands: list[list[int]], need: dict[int, int], pt: _Point,
+                   pool: list[int], by_seat: dict[int, list[Decision]],
+                   normal: Callable[[Decision, int], bool], charged: list[float],
+                   rng: random.Random) -> None:
+    """Top up each seat's ``normal`` hands: a card swap from a kept hand (half the time, when
+    there is one) or a fresh draw, kept when ``normal`` makes every decision of the seat with it
+    (its latest decisions checked first)."""
+    pool_mask = sum(pool)
+    for s, want in need.items():
+        hands_s = normal_hands[s]
+        ds = by_seat[s]
+        known = pt.known.get(s, 0)
+        for _ in range(NORMAL_TRIES):
+            if len(hands_s) >= NORMAL_HANDS:
+                break
+            if hands_s and rng.random() < 0.5:
+                h = rng.choice(hands_s)
+                outside = _bits(pool_mask - (h - known))  # the pool's cards this hand lacks
+                if not outside or h == known:
+                    continue
+                h = h - rng.choice(_bits(h - known)) + rng.choice(outside)
+            else:
+                left = list(pool)
+                size = len(left)
+                for a in range(min(want, size)):
+                    b = rng.randrange(a, size)
+                    left[a], left[b] = left[b], left[a]
+                h = known + sum(left[:want])
+                charged[0] += DRAW_UNITS * want
+            if h not in hands_s and all(normal(d, h) for d in ds):
+                hands_s.append(h)
+

@@ -35,6 +35,7 @@ from engine.combos import (
     chop_spec,
     classify_mask,
     double_quad_beats,
+    legal_leads,
     legal_responses,
     may_lead,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "full_mask",
     "hard_choice",
     "normal_choice",
+    "normal_lead",
     "remembered_answers",
     "struct_mask",
     "twos_or_bomb",
@@ -164,6 +166,19 @@ def normal_choice(cands: Sequence[Combo]) -> Combo | None:
         if key < best_key:
             best, best_key = c, key
     return best
+
+
+def normal_lead(hand: int, rules: Rules) -> Combo | None:
+    """:func:`normal_choice` among the hand's leads, found among the cards of its lowest rank
+    only (a lead whose top card is of that rank holds nothing else): the play a ``normal`` seat
+    leads, for the models of other seats (:mod:`engine.ai.belief`, :mod:`engine.ai.sim`)."""
+    if not hand:
+        return None
+    rank = ((hand & -hand).bit_length() - 1) >> 3
+    low = hand & (255 << (8 * rank))
+    return normal_choice([c for c in legal_leads(low, rules.layout, rules.double_seq3_may_lead,
+                                                 rules.double_quad)
+                          if may_lead(rules, c[0], c[1])])
 
 
 # --------------------------------------------------------------------------- hard

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.ai.core import HARD, Ctx, answers, gain_floor, hard_choice, twos_or_bomb
+from engine.ai.core import (
+    HARD,
+    Ctx,
+    answers,
+    gain_floor,
+    hard_choice,
+    normal_choice,
+    normal_lead,
+    twos_or_bomb,
+)
 from engine.ai.planner import split_mask
 from engine.cards import count_cards
 from engine.combos import Combo, ComboKind, classify_mask
@@ -138,6 +147,19 @@ def _match(d: Decision, hand_now: int, n: int, direction: int, rules: Rules, ful
         choice[1].bit_length() >> 3 == action.bit_length() >> 3
         and count_cards(choice[1]) == count_cards(action)
     )
+
+
+def _match_normal(d: Decision, hand_now: int, rules: Rules) -> bool:
+    """Whether the ``normal`` model (the lowest legal play, never a pass when it can answer),
+    holding ``hand_now`` plus the cards the seat played since, makes the decision the seat made."""
+    hand = hand_now + d.later
+    if d.table is None:
+        choice = normal_lead(hand, rules)
+    else:
+        choice = normal_choice(answers(hand, d.table, rules, d.chop_ctx))
+    if choice is None:
+        return d.action is None
+    return choice[1] == d.action
 
 
 def _may_play(hand: int, action: int, legal: Sequence[Combo], table: Combo,

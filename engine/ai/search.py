@@ -9,8 +9,10 @@ older samplers remain for comparison: ``"reject"`` draws independent deals (each
 redrawn up to ``TRIES`` times until ``hard`` reproduces its decisions, the deal weighed jointly)
 and ``"chain"`` a Metropolis chain. For each deal, every candidate play (at most six) is followed
 by a rollout until this seat's place is known, the opponents playing ``hard`` (or, for one whose
-fitted noise reaches ``NOISE_FROM``, a random legal play that often); the candidate with the best
-mean result under the rules' scoring (plus a bonus for first place) wins. Candidates far behind
+fitted noise reaches ``NOISE_FROM``, a random legal play that often; or, in a share of the
+deals that grows with the evidence, ``normal``'s lowest legal play for a seat that ``normal``
+still explains, :func:`engine.ai.belief.normal_share`); the candidate with the best mean result
+under the rules' scoring (plus a bonus for first place) wins. Candidates far behind
 the best stop being sampled (successive pruning), so the close ones get more deals.
 
 The work is measured in simulated decisions, not in wall-clock time, so a decision is
@@ -479,6 +481,7 @@ def _particle_search(
     for w in weights:
         acc += w
         cum.append(acc)
+    share = bel.share if any(bel.share) else None
     noise = [e if e >= NOISE_FROM and s != me else 0.0 for s, e in enumerate(bel.eps)]
     noisy = noise if any(noise) else None
     totals = [0.0] * len(cands)
@@ -489,11 +492,13 @@ def _particle_search(
         hands = parts[min(bisect.bisect_left(cum, rng.random() * acc), len(parts) - 1)].hands[:n]
         if RECORD is not None:
             RECORD.append((hands, 1.0))  # drawn by weight: each counts once
+        # Which seats this deal's rollouts play as ``normal`` (the same for every candidate).
+        policy = None if share is None else [int(p > 0 and rng.random() < p) for p in share]
         for j in active:
             sim = Sim(hands=list(hands), table=ctx.table, owner=ctx.owner, chop_ctx=ctx.chop_ctx,
                       passed=set(passed), cur=me, finished=list(finished), played=played,
                       direction=direction, rules=ctx.rules, full=full, started=started,
-                      frozen=frozen, noise=noisy, rng=rng)
+                      frozen=frozen, noise=noisy, rng=rng, policy=policy)
             sim.act(me, cands[j])
             sim.run(me)
             steps += ROLLOUT_UNITS + sim.work

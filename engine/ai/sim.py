@@ -1,7 +1,8 @@
 """A light game model for rollouts: count-mask hands, one trick at a time, every seat played by
-the ``hard`` policy. It follows the rules that matter for the outcome (beating, chop tables and
-chop context, double quads, lock-out, going out, lead passing, both endings, cóng) and skips the
-rest (out-of-turn chops, instant wins, stakes extras).
+the ``hard`` policy (or, where the belief says so, by ``normal``'s lowest legal play, or at
+random as often as its fitted noise). It follows the rules that matter for the outcome (beating,
+chop tables and chop context, double quads, lock-out, going out, lead passing, both endings, cóng)
+and skips the rest (out-of-turn chops, instant wins, stakes extras).
 """
 
 from __future__ import annotations
@@ -9,7 +10,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.ai.core import Ctx, answers, easy_choice, hard_choice, twos_or_bomb
+from engine.ai.core import (
+    Ctx,
+    answers,
+    easy_choice,
+    hard_choice,
+    normal_choice,
+    normal_lead,
+    twos_or_bomb,
+)
 from engine.cards import Layout, count_cards
 from engine.combos import Combo, legal_leads, may_lead
 from engine.rules import Rules
@@ -52,6 +61,7 @@ class Sim:
         "owner",
         "passed",
         "played",
+        "policy",
         "rng",
         "rules",
         "started",
@@ -78,11 +88,14 @@ class Sim:
         frozen: Sequence[int] = (),
         noise: Sequence[float] | None = None,
         rng: random.Random | None = None,
+        policy: Sequence[int] | None = None,
     ) -> None:
         self.hands = hands
         # Per seat: how often it makes a random legal play instead of the ``hard`` one.
         self.noise = noise
         self.rng = rng
+        # Per seat: 1 where the seat plays as ``normal`` (the lowest legal play), else ``hard``.
+        self.policy = policy
         self.counts = [count_cards(h) for h in hands]
         self.table = table
         self.owner = owner
@@ -185,14 +198,20 @@ class Sim:
         self.cur = lead
 
     def run(self, me: int, limit: int = 4000) -> None:
-        """Play on with ``hard`` everywhere until ``me`` has a place or the game is over."""
-        noise, rng = self.noise, self.rng
+        """Play on (each seat by its policy: ``hard`` unless ``policy`` says ``normal``) until
+        ``me`` has a place or the game is over."""
+        noise, rng, policy = self.noise, self.rng, self.policy
         while not self.over and self.counts[me] and me not in self.frozen and self.steps < limit:
             seat = self.cur
             ctx = self.ctx(seat)
             size = self.counts[seat]
             self.work += (_ANSWER_UNITS if self.table is not None else _LEAD_UNITS)[min(size, 26)]
-            if noise is not None and rng is not None and noise[seat] and rng.random() < noise[seat]:
+            if policy is not None and policy[seat]:
+                table = self.table
+                play = (normal_lead(ctx.hand, self.rules) if table is None else
+                        normal_choice(answers(ctx.hand, table, self.rules, self.chop_ctx)))
+            elif (noise is not None and rng is not None and noise[seat]
+                  and rng.random() < noise[seat]):
                 play = self._random_play(ctx, rng)
             else:
                 play = hard_choice(ctx, None, self.table is not None)

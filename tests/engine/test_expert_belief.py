@@ -5,6 +5,7 @@ preset and option."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import subprocess
@@ -230,6 +231,32 @@ def test_noisy_rollouts_play_legal_moves() -> None:
         assert sum(sim.counts) + sim.played.bit_count() == 52
 
 
+
+def test_rollouts_play_a_normal_seat_by_its_lowest_legal_play() -> None:
+    from engine.ai.core import answers, normal_choice, normal_lead
+    from engine.ai.sim import Sim
+
+    rules = Rules()
+    for seed in range(6):
+        game = Game.new(rules, 4, seed=720 + seed)
+        layout = rules.layout
+        hands = [layout.to_mask(game.hand(s)) for s in range(4)]
+        sim = Sim(hands=hands, table=None, owner=None, chop_ctx=False, passed=set(),
+                  cur=game.current or 0, finished=[], played=0, direction=1, rules=rules,
+                  full=full_mask(1), policy=[0, 1, 1, 1])
+        plays = 0
+        while not sim.over and sim.counts[0]:
+            seat, hand, table = sim.cur, sim.hands[sim.cur], sim.table
+            want = (normal_lead(hand, rules) if table is None
+                    else normal_choice(answers(hand, table, rules, sim.chop_ctx)))
+            before = sim.played
+            sim.run(0, limit=sim.steps + 1)  # one decision
+            if seat != 0:
+                assert sim.played - before == (0 if want is None else want[1])
+                plays += 1
+        assert plays > 10
+
+
 def test_benchmark_players_play_legally_and_pools_pair_the_deals() -> None:
     rules = Rules()
     for name in ("greedy", "noisy10", "noisy30"):
@@ -292,3 +319,72 @@ def test_pools_command_prints_paired_figures(capsys: pytest.CaptureFixture[str],
     assert search.NOISE_FROM == 2.0
     with pytest.raises(SystemExit):
         pools_main(["--pools", "hard+nobody+easy", "--games", "1"])
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+def test_the_normal_lead_found_in_the_lowest_rank_is_the_lowest_of_all_leads(decks: int) -> None:
+    """The belief and the rollouts find a ``normal`` seat's lead among the cards of its lowest
+    rank only: the same play ``normal`` picks among every lead of the hand."""
+    from engine.ai.core import normal_choice, normal_lead
+    from engine.combos import legal_leads, may_lead
+
+    rng = random.Random(decks)
+    base = Rules.preset("southern")
+    for options in ([], ["double_quad=on"]):
+        rules = base.with_options(options)
+        layout = rules.layout
+        cards = [1 << (2 * i) for i in range(52)] * decks  # each card ``decks`` times
+        for _ in range(400):
+            hand = sum(rng.sample(cards, rng.randint(1, 13)))
+            every = [c for c in legal_leads(hand, layout, rules.double_seq3_may_lead,
+                                            rules.double_quad) if may_lead(rules, c[0], c[1])]
+            want = normal_choice(every)
+            got = normal_lead(hand, rules)
+            assert (None if got is None else got[1]) == (None if want is None else want[1])
+
+
+def test_a_seat_is_played_as_normal_until_its_decisions_show_otherwise() -> None:
+    """The rollouts play a seat as ``normal`` (in a share of the deals that grows with its
+    decisions) while some hand makes ``normal`` reproduce every decision it made: a ``normal``
+    seat keeps that model, a ``hard`` one loses it as it plays."""
+    rules = Rules.preset("southern")
+    as_normal: dict[str, list[bool]] = {"normal": [], "hard": []}
+    for i in range(3):
+        game = Game.new(rules, 4, seed=500 + i)
+        levels = ["expert", "normal", "hard", "normal"]
+        step = 0
+        while not game.is_over and step < 48:
+            step += 1
+            seat = game.current
+            assert seat is not None
+            cards = decide(game, seat, levels[seat], seed=step, budget_ms=BUDGET)
+            if cards is None:
+                game.pass_turn(seat)
+            else:
+                game.play(seat, cards)
+        if game.is_over or not game.hand(0):
+            continue
+        obs = observe(game, 0)
+        state, _ = belief.belief(me=0, n=4, direction=obs.direction, rules=obs.rules,
+                                 full=full_mask(1), hand=obs.hand_mask, counts=obs.counts,
+                                 log=obs.log, budget_units=BUDGET * search.STEPS_PER_MS,
+                                 budget_ms=BUDGET)
+        assert state.policy[0] == belief.HARD  # the expert's own seat is never modelled
+        for s in (1, 2, 3):
+            if obs.counts[s]:
+                as_normal[levels[s]].append(state.policy[s] == belief.NORMAL)
+                if state.policy[s] == belief.NORMAL:
+                    assert state.normal_hands[s]
+                    assert state.share[s] > belief.PRIOR_NORMAL  # many decisions, all explained
+                else:
+                    assert state.share[s] == 0.0
+    assert as_normal["normal"] and as_normal["hard"]
+    assert sum(as_normal["normal"]) / len(as_normal["normal"]) >= 0.5
+    assert not any(as_normal["hard"])
+
+
+def test_the_share_of_rollouts_playing_a_seat_as_normal_grows_with_the_evidence() -> None:
+    shares = [belief.normal_share(True, k) for k in range(12)]
+    assert all(0.0 < a <= b < 1.0 for a, b in itertools.pairwise(shares))
+    assert shares[0] < belief.PRIOR_NORMAL < shares[6]  # one decision proves little, six much
+    assert belief.normal_share(False, 0) == belief.normal_share(False, 9) == 0.0
