@@ -163,11 +163,14 @@ class Belief:
     """Simulated decisions the last step spent (charged to the decision's budget)."""
     normal_hands: list[list[int]]
     """Per seat: hands under which ``normal`` makes every decision of the seat so far."""
-    policy: list[int]
-    """Per seat: ``NORMAL`` while some kept hand makes ``normal`` reproduce all it did, else
-    ``HARD``."""
     share: list[float]
     """Per seat: the share of rollouts that play it as ``normal`` (:func:`normal_share`)."""
+
+    @property
+    def policy(self) -> list[int]:
+        """Per seat: ``NORMAL`` while some kept hand makes ``normal`` reproduce all it did, else
+        ``HARD``."""
+        return [NORMAL if hands else HARD for hands in self.normal_hands]
 
     def weights(self) -> list[float]:
         logs = _logs(self.eps)
@@ -212,7 +215,7 @@ def cache_bytes() -> int:
     total = sys.getsizeof(_CACHE)
     for key, b in _CACHE.items():
         total += sys.getsizeof(key) + sys.getsizeof(b) + sys.getsizeof(b.particles)
-        total += sys.getsizeof(b.eps) + sys.getsizeof(b.policy) + sys.getsizeof(b.share)
+        total += sys.getsizeof(b.eps) + sys.getsizeof(b.share)
         total += sys.getsizeof(b.normal_hands) + sum(
             sys.getsizeof(h) + sum(sys.getsizeof(x) for x in h) for h in b.normal_hands)
         for p in b.particles:
@@ -242,6 +245,16 @@ def _bits(unseen: int) -> list[int]:
             bits.append(bit)
         m -= 2 * bit if pos & 1 else bit
     return bits
+
+
+def _draw_front(left: list[int], want: int, rng: random.Random) -> int:
+    """``want`` random cards of ``left``, moved to its front (a partial Fisher–Yates shuffle:
+    only the cards drawn), as one mask."""
+    size = len(left)
+    for a in range(want):
+        b = rng.randrange(a, size)
+        left[a], left[b] = left[b], left[a]
+    return sum(left[:want])
 
 
 def _holds(hand: int, cards: int) -> bool:
@@ -364,7 +377,7 @@ def belief(*, me: int, n: int, direction: int, rules: Rules, full: int, hand: in
         WORK[0] += state.units
     if state is None:  # ``before`` at the seat's first decision: nothing to warm
         return Belief(point=0, step=-1, sig=0, particles=[], eps=[], units=0.0,
-                      normal_hands=[], policy=[], share=[]), key
+                      normal_hands=[], share=[]), key
     _CACHE[key] = state
     _CACHE.move_to_end(key)
     while len(_CACHE) > MAX_GAMES:
@@ -442,9 +455,9 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
         for s in others:
             ds = [d for d in new if d.seat == s]
             avail = pt.unseen - sum(m for t, m in pt.known.items() if t != s)
-            normal_hands[s] = [h - gone[s] for h in state.normal_hands[s]
-                               if _holds(h, gone[s]) and _holds(avail, h - gone[s])
-                               and all(normal(d, h - gone[s]) for d in ds)]
+            left_hands = (h - gone[s] for h in state.normal_hands[s] if _holds(h, gone[s]))
+            normal_hands[s] = [h for h in left_hands
+                               if _holds(avail, h) and all(normal(d, h) for d in ds)]
     logs = _logs(eps)
     if kept:
         lws = [p.log_weight(logs) for p in kept]
@@ -513,12 +526,8 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
                 drawn = sum(left)
                 left = []
             else:
-                size = len(left)
                 for _ in range((TRIES if eps[s] < LOOSE else LOOSE_TRIES) if ds else 1):
-                    for a in range(want):  # partial Fisher–Yates: only the cards drawn
-                        b = rng.randrange(a, size)
-                        left[a], left[b] = left[b], left[a]
-                    drawn = sum(left[:want])
+                    drawn = _draw_front(left, want, rng)
                     charged[0] += DRAW_UNITS * want
                     fit = True
                     for d in ds:
@@ -551,11 +560,10 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
         new_eps[s] = min(EPS_MAX, max(EPS_MIN, fitted))
     _refill_normal(normal_hands, need, pt, pool, by_seat, normal, charged,
                    random.Random(f"{key!r}|{k}|normal"))
-    policy = [NORMAL if s in by_seat and normal_hands[s] else HARD for s in range(n)]
-    share = [normal_share(bool(policy[s]), len(by_seat[s])) if s in by_seat else 0.0
+    share = [normal_share(bool(normal_hands[s]), len(by_seat[s])) if s in by_seat else 0.0
              for s in range(n)]
     return Belief(point=pt.point, step=k, sig=_sig(log, pt.point), particles=kept, eps=new_eps,
-                  units=charged[0], normal_hands=normal_hands, policy=policy, share=share)
+                  units=charged[0], normal_hands=normal_hands, share=share)
 
 
 def _refill_normal(normal_hands: list[list[int]], need: dict[int, int], pt: _Point,
@@ -580,12 +588,7 @@ def _refill_normal(normal_hands: list[list[int]], need: dict[int, int], pt: _Poi
                     continue
                 h = h - rng.choice(_bits(h - known)) + rng.choice(outside)
             else:
-                left = list(pool)
-                size = len(left)
-                for a in range(min(want, size)):
-                    b = rng.randrange(a, size)
-                    left[a], left[b] = left[b], left[a]
-                h = known + sum(left[:want])
+                h = known + _draw_front(list(pool), want, rng)
                 charged[0] += DRAW_UNITS * want
             if h not in hands_s and all(normal(d, h) for d in ds):
                 hands_s.append(h)

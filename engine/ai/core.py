@@ -50,6 +50,7 @@ __all__ = [
     "hard_choice",
     "normal_choice",
     "normal_lead",
+    "normal_play",
     "remembered_answers",
     "struct_mask",
     "twos_or_bomb",
@@ -179,6 +180,14 @@ def normal_lead(hand: int, rules: Rules) -> Combo | None:
     return normal_choice([c for c in legal_leads(low, rules.layout, rules.double_seq3_may_lead,
                                                  rules.double_quad)
                           if may_lead(rules, c[0], c[1])])
+
+
+def normal_play(hand: int, table: Combo | None, rules: Rules, chop_ctx: bool) -> Combo | None:
+    """What a ``normal`` seat holding ``hand`` plays on ``table`` (a lead when ``None``; ``None``:
+    it passes, having no answer)."""
+    if table is None:
+        return normal_lead(hand, rules)
+    return normal_choice(answers(hand, table, rules, chop_ctx))
 
 
 # --------------------------------------------------------------------------- hard

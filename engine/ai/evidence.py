@@ -12,8 +12,7 @@ from engine.ai.core import (
     answers,
     gain_floor,
     hard_choice,
-    normal_choice,
-    normal_lead,
+    normal_play,
     twos_or_bomb,
 )
 from engine.ai.planner import split_mask
@@ -152,11 +151,7 @@ def _match(d: Decision, hand_now: int, n: int, direction: int, rules: Rules, ful
 def _match_normal(d: Decision, hand_now: int, rules: Rules) -> bool:
     """Whether the ``normal`` model (the lowest legal play, never a pass when it can answer),
     holding ``hand_now`` plus the cards the seat played since, makes the decision the seat made."""
-    hand = hand_now + d.later
-    if d.table is None:
-        choice = normal_lead(hand, rules)
-    else:
-        choice = normal_choice(answers(hand, d.table, rules, d.chop_ctx))
+    choice = normal_play(hand_now + d.later, d.table, rules, d.chop_ctx)
     if choice is None:
         return d.action is None
     return choice[1] == d.action

@@ -15,8 +15,7 @@ from engine.ai.core import (
     answers,
     easy_choice,
     hard_choice,
-    normal_choice,
-    normal_lead,
+    normal_play,
     twos_or_bomb,
 )
 from engine.cards import Layout, count_cards
@@ -207,9 +206,7 @@ class Sim:
             size = self.counts[seat]
             self.work += (_ANSWER_UNITS if self.table is not None else _LEAD_UNITS)[min(size, 26)]
             if policy is not None and policy[seat]:
-                table = self.table
-                play = (normal_lead(ctx.hand, self.rules) if table is None else
-                        normal_choice(answers(ctx.hand, table, self.rules, self.chop_ctx)))
+                play = normal_play(ctx.hand, self.table, self.rules, self.chop_ctx)
             elif (noise is not None and rng is not None and noise[seat]
                   and rng.random() < noise[seat]):
                 play = self._random_play(ctx, rng)

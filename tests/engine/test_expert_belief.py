@@ -163,6 +163,31 @@ def _start_hand(game: Game) -> int:
                            for c in e.cards])
 
 
+def _belief_after(levels: list[str], rules: Rules, seed: int, steps: int,
+                  budget: int) -> tuple[list[int], belief.Belief] | None:
+    """Play ``steps`` turns of a game with ``levels`` in its seats; seat 0's belief then, with the
+    seats' card counts (``None`` when the game or seat 0 is done by then)."""
+    game = Game.new(rules, 4, seed=seed)
+    step = 0
+    while not game.is_over and step < steps:
+        step += 1
+        seat = game.current
+        assert seat is not None
+        cards = decide(game, seat, levels[seat], seed=step, budget_ms=budget)
+        if cards is None:
+            game.pass_turn(seat)
+        else:
+            game.play(seat, cards)
+    if game.is_over or not game.hand(0):
+        return None
+    obs = observe(game, 0)
+    state, _ = belief.belief(me=0, n=4, direction=obs.direction, rules=obs.rules,
+                             full=full_mask(1), hand=obs.hand_mask, counts=obs.counts,
+                             log=obs.log, budget_units=budget * search.STEPS_PER_MS,
+                             budget_ms=budget)
+    return list(obs.counts), state
+
+
 def test_noise_is_fitted_to_what_each_seat_does() -> None:
     """A seat that plays at random is believed noisier than the ``hard`` seats, and the belief
     weighs its deals loosely instead of rejecting them."""
@@ -171,25 +196,10 @@ def test_noise_is_fitted_to_what_each_seat_does() -> None:
     random_eps: list[float] = []
     hard_eps: list[float] = []
     for i in range(4):
-        game = Game.new(rules, 4, seed=500 + i)
-        levels = ["expert", "easy", "hard", "hard"]
-        step = 0
-        while not game.is_over and step < 40:
-            step += 1
-            seat = game.current
-            assert seat is not None
-            cards = decide(game, seat, levels[seat], seed=step, budget_ms=budget)
-            if cards is None:
-                game.pass_turn(seat)
-            else:
-                game.play(seat, cards)
-        if game.is_over or not game.hand(0):
+        got = _belief_after(["expert", "easy", "hard", "hard"], rules, 500 + i, 40, budget)
+        if got is None:
             continue
-        obs = observe(game, 0)
-        state, _ = belief.belief(me=0, n=4, direction=obs.direction, rules=obs.rules,
-                                 full=full_mask(1), hand=obs.hand_mask, counts=obs.counts,
-                                 log=obs.log, budget_units=budget * search.STEPS_PER_MS,
-                                 budget_ms=budget)
+        _, state = got
         random_eps.append(state.eps[1])
         hard_eps += [state.eps[2], state.eps[3]]
     assert random_eps and hard_eps
@@ -229,7 +239,6 @@ def test_noisy_rollouts_play_legal_moves() -> None:
         sim.run(0)
         assert sim.over or not sim.counts[0]
         assert sum(sim.counts) + sim.played.bit_count() == 52
-
 
 
 def test_rollouts_play_a_normal_seat_by_its_lowest_legal_play() -> None:
@@ -349,29 +358,15 @@ def test_a_seat_is_played_as_normal_until_its_decisions_show_otherwise() -> None
     seat keeps that model, a ``hard`` one loses it as it plays."""
     rules = Rules.preset("southern")
     as_normal: dict[str, list[bool]] = {"normal": [], "hard": []}
+    levels = ["expert", "normal", "hard", "normal"]
     for i in range(3):
-        game = Game.new(rules, 4, seed=500 + i)
-        levels = ["expert", "normal", "hard", "normal"]
-        step = 0
-        while not game.is_over and step < 48:
-            step += 1
-            seat = game.current
-            assert seat is not None
-            cards = decide(game, seat, levels[seat], seed=step, budget_ms=BUDGET)
-            if cards is None:
-                game.pass_turn(seat)
-            else:
-                game.play(seat, cards)
-        if game.is_over or not game.hand(0):
+        got = _belief_after(levels, rules, 500 + i, 48, BUDGET)
+        if got is None:
             continue
-        obs = observe(game, 0)
-        state, _ = belief.belief(me=0, n=4, direction=obs.direction, rules=obs.rules,
-                                 full=full_mask(1), hand=obs.hand_mask, counts=obs.counts,
-                                 log=obs.log, budget_units=BUDGET * search.STEPS_PER_MS,
-                                 budget_ms=BUDGET)
+        counts, state = got
         assert state.policy[0] == belief.HARD  # the expert's own seat is never modelled
         for s in (1, 2, 3):
-            if obs.counts[s]:
+            if counts[s]:
                 as_normal[levels[s]].append(state.policy[s] == belief.NORMAL)
                 if state.policy[s] == belief.NORMAL:
                     assert state.normal_hands[s]
