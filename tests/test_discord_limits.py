@@ -22,6 +22,9 @@ from tests.support.fake_discord.limits import LimitConfig
 from tests.support.fake_discord.models import (
     ATTACH_FILES,
     EMBED_LINKS,
+    INTENT_DIRECT_MESSAGES,
+    INTENT_GUILD_MESSAGES,
+    INTENT_GUILDS,
     SEND_MESSAGES,
     VIEW_CHANNEL,
 )
@@ -210,5 +213,26 @@ async def test_commands_are_synced_only_when_changed(tmp_path: Path) -> None:
             assert len(fake.command_syncs) == 1, bot.output()
         async with running_bot(fake, tmp_path, "--sync", db=db):
             await fake.wait_until(lambda: len(fake.command_syncs) == 2, timeout=10)
+    finally:
+        await fake.stop()
+
+
+async def test_the_bot_asks_for_no_message_events(tmp_path: Path) -> None:
+    """The bot listens to no message: it identifies without the message intents, so Discord
+    sends it none of its own board posts and edits (each was parsed and cached before)."""
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        async with running_bot(fake, tmp_path) as bot:
+            opened = await _start(fake, "general")
+            assert "is open" in _text(opened), opened.callback_data
+            await _until(lambda: _boards(fake, "general"), "no board in general", fake, bot)
+            sessions = fake.gateway_sessions()
+            assert sessions
+            for session in sessions:
+                assert session.intents & INTENT_GUILDS  # servers and channels: still known
+                assert not session.intents & (INTENT_GUILD_MESSAGES | INTENT_DIRECT_MESSAGES)
+                assert session.events["INTERACTION_CREATE"] >= 1
+                assert not [e for e in session.events if e.startswith("MESSAGE_")]
     finally:
         await fake.stop()

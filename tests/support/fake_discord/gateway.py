@@ -37,6 +37,7 @@ class _Session:
         self.intents = intents
         self.seq = 0
         self.log: collections.deque[tuple[int, str]] = collections.deque(maxlen=max_log)
+        self.events: collections.Counter[str] = collections.Counter()  # dispatched, by name
         self.conn: _Connection | None = None
         self.disconnected_at: float | None = None
         self.invalid = False
@@ -53,6 +54,7 @@ class _Session:
 
     def dispatch(self, event: str, data: Any) -> int:
         self.seq += 1
+        self.events[event] += 1
         text = _dumps({"op": 0, "t": event, "s": self.seq, "d": data})
         self.log.append((self.seq, text))
         if self.conn is not None:
@@ -235,6 +237,11 @@ class GatewayMixin:
             if data.get("nonce") is not None:
                 payload["nonce"] = data["nonce"]
             session.dispatch("GUILD_MEMBERS_CHUNK", payload)
+
+    def gateway_sessions(self) -> list[_Session]:
+        """The sessions identified and not yet expired (their intents and events, for tests)."""
+        self._expire_sessions()
+        return list(self._sessions.values())
 
     def _expire_sessions(self) -> None:
         now = time.monotonic()

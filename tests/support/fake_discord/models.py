@@ -72,8 +72,10 @@ THREAD_TYPES = (ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
 AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes: the only values Discord accepts
 
 # --- gateway intents used to filter events -------------------------------------------------
+INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
 
 # --- message flags ---------------------------------------------------------------------------
 FLAG_EPHEMERAL = 1 << 6
