@@ -11,6 +11,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,7 @@ from benchmarks.pools import paired
 from engine import Game, Rules
 from engine.ai import belief, decide, observe, search
 from engine.ai.core import full_mask
+from engine.ai.sim import Sim
 from engine.events import Played
 from tests.engine.test_ai import _midgame, _play, _reshuffled
 
@@ -225,17 +227,20 @@ def test_expert_with_carried_deals_plays_legally(preset: str) -> None:
         _play(game.next_game(seed=n), levels, seed=n, budget_ms=3)  # the exchange, when on
 
 
-def test_noisy_rollouts_play_legal_moves() -> None:
-    from engine.ai.sim import Sim
+def _sim_of_deal(rules: Rules, seed: int, **options: Any) -> Sim:
+    """A rollout from the start of the four-seat game dealt from ``seed``."""
+    game = Game.new(rules, 4, seed=seed)
+    hands = [rules.layout.to_mask(game.hand(s)) for s in range(4)]
+    return Sim(hands=hands, table=None, owner=None, chop_ctx=False, passed=set(),
+               cur=game.current or 0, finished=[], played=0, direction=1, rules=rules,
+               full=full_mask(1), **options)
 
+
+def test_noisy_rollouts_play_legal_moves() -> None:
     rules = Rules()
     for seed in range(6):
-        game = Game.new(rules, 4, seed=700 + seed)
-        layout = rules.layout
-        hands = [layout.to_mask(game.hand(s)) for s in range(4)]
-        sim = Sim(hands=hands, table=None, owner=None, chop_ctx=False, passed=set(),
-                  cur=game.current or 0, finished=[], played=0, direction=1, rules=rules,
-                  full=full_mask(1), noise=[0.0, 1.0, 1.0, 1.0], rng=random.Random(seed))
+        sim = _sim_of_deal(rules, 700 + seed, noise=[0.0, 1.0, 1.0, 1.0],
+                           rng=random.Random(seed))
         sim.run(0)
         assert sim.over or not sim.counts[0]
         assert sum(sim.counts) + sim.played.bit_count() == 52
@@ -243,16 +248,10 @@ def test_noisy_rollouts_play_legal_moves() -> None:
 
 def test_rollouts_play_a_normal_seat_by_its_lowest_legal_play() -> None:
     from engine.ai.core import answers, normal_choice, normal_lead
-    from engine.ai.sim import Sim
 
     rules = Rules()
     for seed in range(6):
-        game = Game.new(rules, 4, seed=720 + seed)
-        layout = rules.layout
-        hands = [layout.to_mask(game.hand(s)) for s in range(4)]
-        sim = Sim(hands=hands, table=None, owner=None, chop_ctx=False, passed=set(),
-                  cur=game.current or 0, finished=[], played=0, direction=1, rules=rules,
-                  full=full_mask(1), policy=[0, 1, 1, 1])
+        sim = _sim_of_deal(rules, 720 + seed, policy=[0, 1, 1, 1])
         plays = 0
         while not sim.over and sim.counts[0]:
             seat, hand, table = sim.cur, sim.hands[sim.cur], sim.table
