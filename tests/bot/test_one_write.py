@@ -121,3 +121,64 @@ async def test_a_server_reads_the_upload_whole(aiohttp_writes: None) -> None:
         await runner.cleanup()
     assert got == {"payload_json": '{"content": "Bàn #3"}'.encode(),
                    "files[0]": b"\x89PNG picture"}
+
+
+def discord_form(picture: Any = None, filename: str = "board.png",
+                 quote_fields: bool = False) -> aiohttp.FormData:
+    """A form as discord.py makes it for an edit with one file."""
+    form = aiohttp.FormData(quote_fields=quote_fields)
+    form.add_field(name="payload_json", value='{"content": "Bàn #3 \\"x\\""}')
+    form.add_field(name="files[0]", value=picture if picture is not None
+                   else io.BytesIO(b"\x89PNG" + bytes(range(256)) * 40),
+                   filename=filename, content_type="application/octet-stream")
+    return form
+
+
+async def written(body: payload.Payload) -> bytes:
+    recorder = Recorder()
+    await body.write(recorder)
+    return b"".join(recorder.writes)
+
+
+async def test_a_discord_form_is_joined_into_the_bytes_aiohttp_builds(
+        aiohttp_writes: None) -> None:
+    built = discord_form()()
+    assert isinstance(built, MultipartWriter)  # aiohttp's own: a writer of parts
+    boundary = built.content_type.split("boundary=", 1)[1]
+    picture = io.BytesIO(b"before" + b"\x89PNG" + bytes(range(256)) * 40)
+    picture.seek(6)  # discord.py hands the file where it stands: the rest is sent
+    joined = one_write.form_body(discord_form(picture), boundary)
+    assert joined is not None
+    assert await written(joined) == await written(built)
+    assert joined.size == built.size and joined.content_type == built.content_type
+    assert picture.tell() == 6  # left where it was: a retry sends it again
+
+    one_write.install()
+    assert isinstance(discord_form()(), payload.BytesPayload)
+    one_write.uninstall()
+    assert isinstance(discord_form()(), MultipartWriter)
+
+
+@pytest.mark.parametrize("odd", ["quoted fields", "a name to escape", "a file on disk",
+                                 "too large"])
+async def test_any_other_form_is_built_by_aiohttp(odd: str, aiohttp_writes: None,
+                                                  tmp_path: Any) -> None:
+    opened: list[Any] = []
+    if odd == "quoted fields":
+        form = discord_form(quote_fields=True)
+    elif odd == "a name to escape":
+        form = discord_form(filename='bo"ard.png')
+    elif odd == "a file on disk":
+        path = tmp_path / "board.png"
+        path.write_bytes(b"\x89PNG")
+        opened.append(path.open("rb"))
+        form = discord_form(opened[0])
+    else:
+        form = discord_form(io.BytesIO(bytes(one_write.FORM_BODY_LIMIT + 1)))
+    assert one_write.form_body(form) is None
+    one_write.install()
+    built = form()
+    assert isinstance(built, MultipartWriter)
+    if opened:
+        assert b"\x89PNG" in await written(built)
+        opened[0].close()
