@@ -17,6 +17,7 @@ from engine.combos import COUNT8
 
 __all__ = [
     "DSEQ",
+    "MEMO_LIMIT",
     "S1",
     "S2",
     "S3",
@@ -24,6 +25,8 @@ __all__ = [
     "SEQ",
     "Struct",
     "counts_of",
+    "limit_memo",
+    "memo_limit",
     "plan_cost",
     "removal_floor",
     "split",
@@ -70,7 +73,28 @@ def struct_cost(s: Struct) -> float:
 
 
 _MEMO: dict[Counts, tuple[float, tuple[Struct, ...]]] = {}
-_MEMO_LIMIT = 400_000
+MEMO_LIMIT = 400_000
+"""Hands each memo holds by default before it starts again (about 170 MB for both memos full:
+the expert's search process wants them large)."""
+_MEMO_LIMIT = MEMO_LIMIT
+
+
+def limit_memo(entries: int = MEMO_LIMIT) -> None:
+    """Hold at most ``entries`` hands in each memo from now on (a memo over it starts again):
+    a process that plans only now and then (the bot's, for hints and `hard` turns) keeps its
+    memory small."""
+    global _MEMO_LIMIT
+    if entries < 1:
+        raise ValueError("the planner's memo needs room for at least one hand")
+    _MEMO_LIMIT = entries
+    for memo in (_MEMO, _BY_MASK):
+        if len(memo) > entries:
+            memo.clear()
+
+
+def memo_limit() -> int:
+    """Hands each memo holds at most (:func:`limit_memo`)."""
+    return _MEMO_LIMIT
 
 
 _COUNT_BYTES = bytes(COUNT8)
@@ -88,9 +112,9 @@ def split(counts: Counts | Sequence[int]) -> tuple[float, tuple[Struct, ...]]:
     hit = _MEMO.get(counts)
     if hit is not None:
         return hit
-    if len(_MEMO) > _MEMO_LIMIT:
+    result = _split(counts)  # remembers the smaller hands it splits on the way
+    if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()
-    result = _split(counts)
     _MEMO[counts] = result
     return result
 
@@ -106,7 +130,7 @@ def split_mask(mask: int) -> tuple[float, tuple[Struct, ...]]:
     """:func:`split` of a count mask's rank counts, memoised by mask."""
     hit = _BY_MASK.get(mask)
     if hit is None:
-        if len(_BY_MASK) > _MEMO_LIMIT:
+        if len(_BY_MASK) >= _MEMO_LIMIT:
             _BY_MASK.clear()
         hit = _BY_MASK[mask] = split(counts_of(mask))
     return hit
