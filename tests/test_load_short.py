@@ -4,7 +4,9 @@ Discord) cannot silently break. The long runs and their figures live in docs/BEN
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -48,9 +50,14 @@ def _assert_sound(result: LoadResult) -> None:
     assert result.latency["count"] == result.interactions > 0, report
 
 
-async def test_short_load_run(tmp_path: Path) -> None:
-    result = await run_load(_fast(tmp_path))
+async def test_short_load_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no ``workdir``, the run's database and log go to a temporary directory of its own,
+    removed after a clean run."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = await run_load(_fast(tmp_path, workdir=None))
     _assert_sound(result)
+    assert "tienlen-bench-" in result.log_path
+    assert not [n for n in os.listdir(tmp_path) if n.startswith("tienlen-bench-")]
     assert result.board_edits > 0
     assert result.hand_edits > 0  # the live hands follow the table
     assert result.late_answers == 0

@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--workdir", type=Path, default=None,
                         help="keep the database and the bot's logs here (default: a temporary "
-                        "directory, removed)")
+                        "directory of its own, removed after a run without errors)")
     parser.add_argument(
         "--database",
         metavar="URL",

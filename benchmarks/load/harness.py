@@ -11,6 +11,7 @@ import os
 import random
 import re
 import secrets
+import shutil
 import sys
 import tempfile
 import time
@@ -447,8 +448,11 @@ class Harness:
         cfg = self.cfg
         res = self.result
         self.t0 = time.monotonic()
-        workdir = cfg.workdir or Path(tempfile.gettempdir()) / (
-            f"tienlen-bench-{time.strftime('%Y%m%d-%H%M%S')}"
+        # A temporary directory of its own (two runs started in the same second once shared
+        # one, and the second deleted the first's database), removed after a clean run.
+        own = cfg.workdir is None
+        workdir = cfg.workdir or Path(
+            tempfile.mkdtemp(prefix=f"tienlen-bench-{time.strftime('%Y%m%d-%H%M%S')}-")
         )
         workdir.mkdir(parents=True, exist_ok=True)
         db_path = workdir / "load.sqlite3"
@@ -666,6 +670,8 @@ class Harness:
         if res.tables_unfinished:
             res.errors.append(f"games not finished at tables {res.tables_unfinished}")
         res.wall_seconds = time.monotonic() - self.t0
+        if own and not res.errors:  # kept after a fault: its log says what happened
+            shutil.rmtree(workdir, ignore_errors=True)
         return res
 
 
