@@ -99,23 +99,3 @@ async def test_other_locales_get_no_localization(locale: discord.Locale) -> None
         location=app_commands.TranslationContextLocation.choice_name, data=None)
     text = app_commands.locale_str("southern")
     assert await CatalogueTranslator().translate(text, locale, context) is None
-
-
-async def test_the_bot_keeps_the_planners_memo_small(tmp_path: Path) -> None:
-    """The bot's own process plans only hints and `hard` turns: its setup bounds the memos."""
-    from bot.app import PLANNER_MEMO
-    from engine.ai import planner
-
-    was = planner.memo_limit()
-    planner.limit_memo()  # the engine's default (another bot of this process may have set it)
-    store = await Store.open(tmp_path / "m.sqlite3")
-    bot = TienLenBot(Settings(DISCORD_TOKEN="unused"), store,  # type: ignore[call-arg]
-                     sync_commands=False)
-    try:
-        assert planner.MEMO_LIMIT > PLANNER_MEMO
-        await bot.setup_hook()
-        assert planner.memo_limit() == PLANNER_MEMO
-    finally:
-        planner.limit_memo(was)
-        await bot.close()
-        await store.close()
