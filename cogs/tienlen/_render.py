@@ -149,8 +149,6 @@ def board(live: LiveTable, *, pictured: bool = False) -> dict[str, Any]:
         # the seat lines are the picture's: the seated people's reactions go in the text
         reactions = [w._("Reactions: {reactions}", reactions=" · ".join([*seated, *others]))]
     if pictured and live.phase is not TablePhase.FINISHED:
-        # the picture shows the seats: the latest call-outs, reactions and actions fill the
-        # lines left
         # the picture shows the seats: the latest call-out and the reactions, then the latest
         # actions fill the lines left
         room = max(0, PICTURED_LINES - len(lines))
