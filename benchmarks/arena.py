@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from benchmarks.opponents import PLAYERS, decide_as, is_player, returns_as
+from benchmarks.opponents import PLAYERS, decide_as, is_player, known_levels, returns_as
 from engine.ai import Level
 from engine.game import Game
 from engine.rules import Rules
@@ -65,8 +65,11 @@ def play_game(
     seed: int,
     rotation: int,
     budget_ms: int | None = None,
+    known: bool = True,
 ) -> GameRecord:
-    """Play one game; player ``p`` sits in seat ``(p + rotation) % n``."""
+    """Play one game; player ``p`` sits in seat ``(p + rotation) % n``. ``known``: every player
+    is told the levels of the seats that play as a level, as a table shows a computer's level
+    (the benchmark players of :mod:`benchmarks.opponents` are shown as people)."""
     n = len(levels)
     seat_level = [""] * n
     player_of = [0] * n
@@ -75,6 +78,7 @@ def play_game(
         seat_level[s] = levels[p]
         player_of[s] = p
     game = deal(rules, n, seed)
+    shown = known_levels(seat_level) if known else None
     times: list[list[float]] = [[] for _ in range(n)]
     cpu: list[list[float]] = [[] for _ in range(n)]
     step = 0
@@ -88,7 +92,7 @@ def play_game(
         assert seat is not None
         t0, c0 = time.perf_counter(), time.process_time()
         cards = decide_as(game, seat, seat_level[seat], seed=seed * 7919 + step,
-                          budget_ms=budget_ms)
+                          budget_ms=budget_ms, levels=shown)
         times[player_of[seat]].append((time.perf_counter() - t0) * 1000.0)
         cpu[player_of[seat]].append((time.process_time() - c0) * 1000.0)
         if cards is None:
@@ -97,7 +101,8 @@ def play_game(
             game.play(seat, cards)
         if rules.chop_after_pass != "off" and not game.is_over and game.table is not None:
             for other in game.has_out_of_turn_chop():
-                chop = decide_as(game, other, seat_level[other], seed=seed * 7919 + step)
+                chop = decide_as(game, other, seat_level[other], seed=seed * 7919 + step,
+                                 levels=shown)
                 if chop is not None:
                     game.play(other, chop)
                     break
@@ -112,12 +117,14 @@ def play_game(
     return GameRecord(places, pchips, times, cpu)
 
 
-def _worker(args: tuple[list[str], str, int, list[int], int | None]) -> list[GameRecord]:
-    levels, rules_json, seed, indexes, budget_ms = args
+def _worker(args: tuple[list[str], str, int, list[int], int | None, bool]
+            ) -> list[GameRecord]:
+    levels, rules_json, seed, indexes, budget_ms, known = args
     rules = Rules.model_validate_json(rules_json)
     n = len(levels)
     return [
-        play_game(levels, rules, seed * 1_000_003 + i, i % n, budget_ms) for i in indexes
+        play_game(levels, rules, seed * 1_000_003 + i, i % n, budget_ms, known)
+        for i in indexes
     ]
 
 
@@ -174,8 +181,9 @@ def run_arena(
     seed: int = 1,
     workers: int = 2,
     budget_ms: int | None = None,
+    known: bool = True,
 ) -> ArenaResult:
-    """Play ``games`` games and summarise them per player."""
+    """Play ``games`` games and summarise them per player (``known``: :func:`play_game`)."""
     for level in levels:
         if not is_player(level):
             raise ValueError(f"unknown level {level!r}; choose from "
@@ -185,7 +193,7 @@ def run_arena(
     rules_json = rules.model_dump_json()
     chunks = max(1, min(games, workers * 8))
     parts = [list(range(i, games, chunks)) for i in range(chunks)]
-    jobs = [(levels, rules_json, seed, part, budget_ms) for part in parts if part]
+    jobs = [(levels, rules_json, seed, part, budget_ms, known) for part in parts if part]
     records: list[GameRecord] = []
     if workers <= 1:
         for job in jobs:
@@ -235,17 +243,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="processes playing games in parallel (default 2)")
     parser.add_argument("--budget-ms", type=int, default=None,
                         help="expert time budget per decision in ms (default 100)")
+    parser.add_argument("--unknown-levels", action="store_true",
+                        help="tell no player the others' levels (a table shows a computer's "
+                        "level, and by default the players are told, as the bot tells them)")
     args = parser.parse_args(argv)
     levels = [s.strip() for s in args.seats.split(",") if s.strip()]
     if not 2 <= len(levels) <= 8:
         parser.error("between 2 and 8 seats")
     try:
         rules = Rules.preset(args.rules).with_options(args.options)
-        result = run_arena(levels, args.games, rules, args.seed, args.workers, args.budget_ms)
+        result = run_arena(levels, args.games, rules, args.seed, args.workers, args.budget_ms,
+                           known=not args.unknown_levels)
     except ValueError as error:
         parser.error(str(error))
     changed = f" ({' '.join(args.options)})" if args.options else ""
-    print(f"rules {args.rules}{changed}, seats {','.join(levels)}, seed {args.seed}")
+    told = ", levels unknown" if args.unknown_levels else ""
+    print(f"rules {args.rules}{changed}, seats {','.join(levels)}, seed {args.seed}{told}")
     print(result.table())
     return 0
 

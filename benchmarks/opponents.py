@@ -13,13 +13,14 @@ These are not levels of the bot (those live only in :class:`engine.Level`); the 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from engine.ai import Level, choose_returns, decide, observe
 from engine.cards import Card, count_cards
 from engine.combos import Combo
 from engine.game import Game
 
-__all__ = ["PLAYERS", "decide_as", "is_player", "returns_as"]
+__all__ = ["PLAYERS", "decide_as", "is_player", "known_levels", "returns_as"]
 
 NOISY = {"noisy10": 0.10, "noisy30": 0.30}
 PLAYERS = ("greedy", *NOISY)
@@ -40,10 +41,12 @@ def _greedy(legal: list[Combo], leading: bool) -> Combo:
 
 
 def decide_as(game: Game, seat: int, name: str, *, seed: int,
-              budget_ms: int | None = None) -> list[Card] | None:
-    """The cards ``seat`` plays now as player ``name`` (a level or one of :data:`PLAYERS`)."""
+              budget_ms: int | None = None,
+              levels: Sequence[str | None] | None = None) -> list[Card] | None:
+    """The cards ``seat`` plays now as player ``name`` (a level or one of :data:`PLAYERS`);
+    ``levels``: what the table shows of each seat's level (:func:`known_levels`)."""
     if name in set(Level):
-        return decide(game, seat, name, seed=seed, budget_ms=budget_ms)
+        return decide(game, seat, name, seed=seed, budget_ms=budget_ms, levels=levels)
     if name in NOISY:
         if random.Random(seed).random() < NOISY[name]:
             return decide(game, seat, Level.EASY, seed=seed)
@@ -55,6 +58,12 @@ def decide_as(game: Game, seat: int, name: str, *, seed: int,
     if not legal:
         return None
     return list(_greedy(legal, obs.table is None).cards)
+
+
+def known_levels(names: Sequence[str]) -> tuple[str | None, ...]:
+    """Per seat, the level a table would show: a level's name, None for a benchmark player
+    (``greedy``, ``noisy10``...), which the table would show as a person."""
+    return tuple(name if name in set(Level) else None for name in names)
 
 
 def returns_as(game: Game, seat: int, name: str) -> list[Card]:

@@ -97,6 +97,14 @@ def _level(live: LiveTable, seat: int) -> Level:
     return Level(name) if name in set(Level) else Level.NORMAL
 
 
+def _levels(live: LiveTable, n: int) -> tuple[str | None, ...]:
+    """Per seat of the game, the level of a computer seat (public: the table shows it), None
+    for a person's (even one the computer holds now: their earlier plays were their own)."""
+    seats = live.seats
+    return tuple(name if s < len(seats) and (name := seats[s].bot) in set(Level) else None
+                 for s in range(n))
+
+
 class Scheduling:
     """Timers and computer players of the live tables (see the module docstring)."""
 
@@ -287,9 +295,10 @@ class Scheduling:
                 level = _level(live, seat)
                 version = game.version
                 snapshot = game.to_json() if self._searches(level) else None
-                cards = None if snapshot else self._decide_now(game, seat, level)
+                levels = _levels(live, game.seat_count)
+                cards = None if snapshot else self._decide_now(game, seat, level, levels)
             if snapshot is not None:  # a search: off the event loop and outside the lock
-                cards = await self._decide_far(snapshot, seat, level)
+                cards = await self._decide_far(snapshot, seat, level, levels)
             async with live.lock:
                 game = live.game
                 if (game is None or game.version != version or game.is_over
@@ -308,19 +317,21 @@ class Scheduling:
     def _searches(self, level: Level) -> bool:
         return level is Level.EXPERT and self.executor is not None
 
-    def _decide_now(self, game: Game, seat: int, level: Level) -> list[Card] | None:
+    def _decide_now(self, game: Game, seat: int, level: Level,
+                    levels: tuple[str | None, ...] | None = None) -> list[Card] | None:
         if game.phase is Phase.EXCHANGE:
             return None
         return ai.decide(game, seat, level, seed=self._rng.randrange(2**31),
-                         budget_ms=self.expert_budget_ms)
+                         budget_ms=self.expert_budget_ms, levels=levels)
 
-    async def _decide_far(self, snapshot: str, seat: int, level: Level) -> list[Card] | None:
+    async def _decide_far(self, snapshot: str, seat: int, level: Level,
+                          levels: tuple[str | None, ...] | None = None) -> list[Card] | None:
         if Game.from_json(snapshot).phase is Phase.EXCHANGE:
             return None
         loop = asyncio.get_running_loop()
         tokens = await loop.run_in_executor(
             self.executor, ai.decide_json, snapshot, seat, level, self._rng.randrange(2**31),
-            self.expert_budget_ms,
+            self.expert_budget_ms, levels,
         )
         return None if tokens is None else parse_cards(" ".join(tokens))
 

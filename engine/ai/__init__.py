@@ -13,6 +13,7 @@ Entry points: :func:`observe`, :func:`decide`, :func:`decide_json` (for a proces
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from engine.ai.core import Ctx, easy_choice, full_mask, hard_choice, hard_respond, normal_choice
 from engine.ai.explain import HintWhy, Suggestion, explain_hint
@@ -111,15 +112,21 @@ def choose(
     *,
     seed: int | None = None,
     budget_ms: int | None = None,
+    levels: Sequence[Level | str | None] | None = None,
 ) -> Combo | None:
-    """The play of a computer player of ``level`` from its observation (``None``: pass)."""
+    """The play of a computer player of ``level`` from its observation (``None``: pass).
+    ``levels``: per seat, the level of a computer seat (public at the table) or None for a
+    person; the expert's belief models a seat of known level as that level."""
     level = Level.parse(level)
+    known = None if levels is None else tuple(
+        None if x is None else Level.parse(x).value for x in levels)
     legal = list(obs.legal)
     if obs.phase is not Phase.PLAY or not legal:
         if level is Level.EXPERT and obs.phase is Phase.PLAY and obs.my_turn:
             # Nothing to play: the expert's carried belief still takes this decision's step.
             keep_up(_ctx(obs), n=obs.players, direction=obs.direction, full=full_mask(obs.decks),
-                    log=obs.log, budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else budget_ms)
+                    log=obs.log, budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else budget_ms,
+                    levels=known)
         return None
     rng = random.Random(seed)
     if not obs.my_turn:
@@ -152,6 +159,7 @@ def choose(
             full=full_mask(obs.decks),
             known=_known(obs, ctx.unseen),
             log=obs.log,
+            levels=known,
         )
     if choice is None and not can_pass:
         choice = normal_choice(legal)
@@ -165,22 +173,24 @@ def decide(
     *,
     seed: int | None = None,
     budget_ms: int | None = None,
+    levels: Sequence[Level | str | None] | None = None,
 ) -> list[Card] | None:
-    """The cards ``seat`` plays now (``None``: pass). Looks only at ``observe(game, seat)``.
+    """The cards ``seat`` plays now (``None``: pass). Looks only at ``observe(game, seat)``
+    and the public ``levels`` of the computer seats (:func:`choose`).
 
     For a seat that is not the current one, an out-of-turn chop or ``None``.
     """
-    choice = choose(observe(game, seat), level, seed=seed, budget_ms=budget_ms)
+    choice = choose(observe(game, seat), level, seed=seed, budget_ms=budget_ms, levels=levels)
     return None if choice is None else list(choice.cards)
 
 
 def decide_json(
     game_json: str, seat: int, level: Level | str, seed: int | None,
-    budget_ms: int | None = None,
+    budget_ms: int | None = None, levels: Sequence[Level | str | None] | None = None,
 ) -> list[str] | None:
     """:func:`decide` on a game rebuilt from JSON, returning card codes: for a process pool."""
     game = Game.from_json(game_json)
-    cards = decide(game, seat, level, seed=seed, budget_ms=budget_ms)
+    cards = decide(game, seat, level, seed=seed, budget_ms=budget_ms, levels=levels)
     return None if cards is None else [c.code for c in cards]
 
 

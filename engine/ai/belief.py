@@ -77,15 +77,41 @@ FIT_IF_NORMAL = 0.88
 over its 1,834 observations after a first decision)."""
 PRIOR_NORMAL = 0.5
 """The prior that a seat plays like ``normal`` rather than ``hard``."""
+KNOWN_EPS_PRIOR: dict[str, tuple[float, float]] = {
+    "hard": (0.2, 19.8), "expert": (0.2, 19.8), "easy": (6.0, 4.0)}
+"""The noise prior of a seat whose level is known (a computer seat: its level is public at the
+table): ``hard`` and ``expert`` 1%, worth twenty decisions; ``easy`` (random plays) 60%, the most
+the fit allows. A seat of unknown level (a person) has :data:`EPS_PRIOR`."""
+USE_LEVELS = True
+"""Whether the known levels are used at all (off: every seat is fitted as a person; for
+measuring what the levels are worth)."""
 
 
-def normal_share(fits: bool, decided: int) -> float:
+def normal_share(fits: bool, decided: int, level: str | None = None) -> float:
     """The probability that a seat plays like ``normal``, given whether some kept hand explains
-    all of its ``decided`` decisions under ``normal``: the share of rollouts that play it so."""
+    all of its ``decided`` decisions under ``normal``: the share of rollouts that play it so. A
+    seat known to be ``normal`` is always played so, one known to be another level never."""
+    if level is not None:
+        return 1.0 if level == "normal" else 0.0
     if not fits:
         return 0.0
     a = PRIOR_NORMAL * FIT_IF_NORMAL
     return a / (a + (1.0 - PRIOR_NORMAL) * FIT_IF_HARD[min(decided, len(FIT_IF_HARD) - 1)])
+
+
+def eps_prior(level: str | None) -> tuple[float, float]:
+    """The beta prior (mismatches, matches) of a seat's noise, by its known level."""
+    if level is None:
+        return EPS_PRIOR
+    return KNOWN_EPS_PRIOR.get(level, EPS_PRIOR)
+
+
+def known_levels(levels: Sequence[str | None] | None, n: int, me: int
+                 ) -> tuple[str | None, ...]:
+    """The other seats' levels as the belief uses them (``me``'s own and unknown ones None)."""
+    if not levels or not USE_LEVELS:
+        return (None,) * n
+    return tuple(None if s == me or s >= len(levels) else levels[s] for s in range(n))
 
 
 NORMAL_HANDS = 12
@@ -346,13 +372,17 @@ def _points(log: Sequence[Event], me: int, hand_now: int, counts_now: Sequence[i
 
 def belief(*, me: int, n: int, direction: int, rules: Rules, full: int, hand: int,
            counts: Sequence[int], log: Sequence[Event], budget_units: float,
-           budget_ms: int, before: bool = False) -> tuple[Belief, tuple[object, ...]]:
+           budget_ms: int, before: bool = False,
+           levels: Sequence[str | None] | None = None) -> tuple[Belief, tuple[object, ...]]:
     """The seat's belief at the current point (the end of ``log``), brought up to date from the
     cache or rebuilt from the start of the log; and its cache key. ``before``: only up to the
-    seat's previous decision point (to warm the cache as a game in progress would have)."""
+    seat's previous decision point (to warm the cache as a game in progress would have).
+    ``levels``: per seat, the level of a computer seat (public at the table), None for a person:
+    a known level sets that seat's model (:func:`normal_share`, :func:`eps_prior`)."""
     points = _points(log, me, hand, counts, full, rules)
     first_hand = points[0].hand if points else hand
-    key: tuple[object, ...] = (me, n, first_hand, budget_ms, rules.model_dump_json())
+    known = known_levels(levels, n, me)
+    key: tuple[object, ...] = (me, n, first_hand, budget_ms, rules.model_dump_json(), known)
     cached = _CACHE.get(key)
     here = len(log)
     state: Belief | None = None
@@ -375,7 +405,7 @@ def belief(*, me: int, n: int, direction: int, rules: Rules, full: int, hand: in
         pt = points[k]
         prev = None if state is None else state.point
         state = _step(state, k, pt, prev, log, key, me=me, n=n, direction=direction,
-                      rules=rules, full=full, refill=refill)
+                      rules=rules, full=full, refill=refill, levels=known)
         WORK[0] += state.units
     if state is None:  # ``before`` at the seat's first decision: nothing to warm
         return Belief(point=0, step=-1, sig=0, particles=[], eps=[], units=0.0,
@@ -389,7 +419,8 @@ def belief(*, me: int, n: int, direction: int, rules: Rules, full: int, hand: in
 
 def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
           log: Sequence[Event], key: tuple[object, ...], *, me: int, n: int, direction: int,
-          rules: Rules, full: int, refill: float) -> Belief:
+          rules: Rules, full: int, refill: float,
+          levels: Sequence[str | None]) -> Belief:
     """One step of the chain: carry, weigh, drop, refill, refit the seats' noise."""
     # The same decision checked against the same hand again (redraws of a seat with few cards,
     # a carried deal re-weighed) gives the same answer: a step remembers its checks, and charges
@@ -423,8 +454,9 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
         by_seat[d.seat].append(d)
     for ds in by_seat.values():
         ds.reverse()  # latest first: the likeliest to fail
+    priors = [eps_prior(levels[s]) for s in range(n)]
     eps = list(state.eps) if state is not None else [0.0 if s == me else
-                                                     EPS_PRIOR[0] / sum(EPS_PRIOR)
+                                                     priors[s][0] / sum(priors[s])
                                                      for s in range(n)]
     normal_hands: list[list[int]] = [[] for _ in range(n)]
     kept: list[Particle] = []
@@ -551,19 +583,21 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
     top = max(lws)
     ws = [math.exp(lw - top) for lw in lws]
     total = sum(ws)
-    prior_bad, prior_ok = EPS_PRIOR
     new_eps = list(eps)
     for s in others:
         decided = len(by_seat[s])
         if not decided:
             continue
+        prior_bad, prior_ok = priors[s]
         missed = sum(w * p.mis[s] for w, p in zip(ws, kept, strict=True)) / total
         fitted = (prior_bad + missed) / (prior_bad + prior_ok + decided)
         new_eps[s] = min(EPS_MAX, max(EPS_MIN, fitted))
-    _refill_normal(normal_hands, need, pt, pool, by_seat, normal, charged,
+    # (a seat of known level has its model already: no ``normal`` hands to look for)
+    _refill_normal(normal_hands, {s: w for s, w in need.items() if levels[s] is None}, pt,
+                   pool, by_seat, normal, charged,
                    random.Random(f"{key!r}|{k}|normal"))
-    share = [normal_share(bool(normal_hands[s]), len(by_seat[s])) if s in by_seat else 0.0
-             for s in range(n)]
+    share = [normal_share(bool(normal_hands[s]), len(by_seat[s]), levels[s]) if s in by_seat
+             else 0.0 for s in range(n)]
     return Belief(point=pt.point, step=k, sig=_sig(log, pt.point), particles=kept, eps=new_eps,
                   units=charged[0], normal_hands=normal_hands, share=share)
 

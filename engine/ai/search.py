@@ -314,12 +314,15 @@ def expert_choice(
     full: int,
     known: dict[int, int] | None = None,
     log: Sequence[Event] = (),
+    levels: Sequence[str | None] | None = None,
 ) -> Combo | None:
-    """Search the candidates of :func:`candidates` and return the best (``None``: pass)."""
+    """Search the candidates of :func:`candidates` and return the best (``None``: pass).
+    ``levels``: the computer seats' levels, None for people (see :func:`.belief.belief`)."""
     cands = candidates(ctx, legal, can_pass)
     if len(cands) == 1 or sum(ctx.counts) > SEARCH_BELOW:
         if cands[0] is None or cands[0][1] != ctx.hand:
-            keep_up(ctx, n=n, direction=direction, full=full, log=log, budget_ms=budget_ms)
+            keep_up(ctx, n=n, direction=direction, full=full, log=log, budget_ms=budget_ms,
+                    levels=levels)
         _release(ctx, cands[0], n, log)
         return cands[0]
     me = ctx.seat
@@ -358,7 +361,7 @@ def expert_choice(
         return _particle_search(ctx, cands, rng=rng, step_budget=step_budget, deadline=deadline,
                                 n=n, direction=direction, passed=passed, finished=finished,
                                 played=played, full=full, log=log, started=started,
-                                frozen=frozen, budget_ms=budget_ms)
+                                frozen=frozen, budget_ms=budget_ms, levels=levels)
     sampler: DealSampler | RejectSampler
     if SAMPLER == "reject" and hist:
         sampler = RejectSampler(pool=pool, need=need, base=base, hist=hist, rng=rng, n=n,
@@ -433,7 +436,7 @@ def expert_choice(
 
 @remembered_answers()
 def keep_up(ctx: Ctx, *, n: int, direction: int, full: int, log: Sequence[Event],
-            budget_ms: int) -> None:
+            budget_ms: int, levels: Sequence[str | None] | None = None) -> None:
     """Bring the seat's belief up to date on a decision that needs no search (one candidate, or
     nothing to play), so that the next search does not catch up on several steps at once: its
     time stays bounded. The chain, and so every decision, is the same either way."""
@@ -441,7 +444,7 @@ def keep_up(ctx: Ctx, *, n: int, direction: int, full: int, log: Sequence[Event]
         return
     belief(me=ctx.seat, n=n, direction=direction, rules=ctx.rules, full=full, hand=ctx.hand,
            counts=ctx.counts, log=log, budget_units=max(1.0, budget_ms * STEPS_PER_MS),
-           budget_ms=budget_ms)
+           budget_ms=budget_ms, levels=levels)
     if SPENT is not None:
         SPENT.append(belief_work[0])
 
@@ -463,11 +466,13 @@ def _particle_search(
     started: set[int] | None,
     frozen: Sequence[int],
     budget_ms: int,
+    levels: Sequence[str | None] | None,
 ) -> Combo | None:
     """The search on the carried belief: each sample is a particle drawn by weight."""
     me = ctx.seat
     bel, _ = belief(me=me, n=n, direction=direction, rules=ctx.rules, full=full, hand=ctx.hand,
-                    counts=ctx.counts, log=log, budget_units=step_budget, budget_ms=budget_ms)
+                    counts=ctx.counts, log=log, budget_units=step_budget, budget_ms=budget_ms,
+                    levels=levels)
     # A belief rebuilt after a restart (more than a decision's work to catch up on) takes longer
     # than the budget once; the guard then counts from here so that the decision is still the
     # one a warm cache gives.
