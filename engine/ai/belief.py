@@ -78,10 +78,11 @@ over its 1,834 observations after a first decision)."""
 PRIOR_NORMAL = 0.5
 """The prior that a seat plays like ``normal`` rather than ``hard``."""
 KNOWN_EPS_PRIOR: dict[str, tuple[float, float]] = {
-    "hard": (0.2, 19.8), "expert": (0.2, 19.8), "easy": (6.0, 4.0)}
+    "hard": (0.2, 19.8), "expert": (0.2, 19.8), "normal": (0.2, 19.8), "easy": (6.0, 4.0)}
 """The noise prior of a seat whose level is known (a computer seat: its level is public at the
-table): ``hard`` and ``expert`` 1%, worth twenty decisions; ``easy`` (random plays) 60%, the most
-the fit allows. A seat of unknown level (a person) has :data:`EPS_PRIOR`."""
+table): ``hard``, ``expert`` and ``normal`` 1%, worth twenty decisions (a ``normal`` seat's
+decisions are checked under ``normal``'s own model); ``easy`` (random plays) 60%, the most the
+fit allows. A seat of unknown level (a person) has :data:`EPS_PRIOR`."""
 USE_LEVELS = True
 """Whether the known levels are used at all (off: every seat is fitted as a person; for
 measuring what the levels are worth)."""
@@ -430,14 +431,19 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
     charged = [0.0]
 
     def match(d: Decision, hand: int, n: int, direction: int, rules: Rules, full: int) -> bool:
-        """Check a decision against a hand, charging the work done (:func:`check_units`)."""
+        """Check a decision against a hand, charging the work done (:func:`check_units`): under
+        the ``hard`` model, or ``normal``'s for a seat known to be ``normal``."""
         key = (d.at, hand + d.later)
         ok = seen.get(key)
         charged[0] += SEEN_UNITS
         if ok is None:
-            before = _WORK[0]
-            ok = seen[key] = _match(d, hand, n, direction, rules, full)
-            charged[0] += check_units(d, count_cards(hand + d.later), _WORK[0] - before)
+            if levels[d.seat] == "normal":
+                charged[0] += NORMAL_UNITS
+                ok = seen[key] = _match_normal(d, hand, rules)
+            else:
+                before = _WORK[0]
+                ok = seen[key] = _match(d, hand, n, direction, rules, full)
+                charged[0] += check_units(d, count_cards(hand + d.later), _WORK[0] - before)
         return ok
 
     def normal(d: Decision, hand: int) -> bool:

@@ -14,6 +14,7 @@ from benchmarks.opponents import known_levels
 from engine import Game, Rules
 from engine.ai import belief, decide, observe, search
 from engine.ai.core import full_mask
+from engine.ai.evidence import _match_normal, history
 
 BUDGET = 8
 SEATS = ["expert", "normal", "hard", "easy"]
@@ -50,10 +51,21 @@ def _belief(game: Game, levels: tuple[str | None, ...] | None) -> belief.Belief:
     return state
 
 
+def _normal_fit(game: Game, state: belief.Belief) -> float:
+    """The weighted share of the deals under which ``normal`` makes every decision of seat 1."""
+    obs = observe(game, 0)
+    decisions = [d for d in history(obs.log, obs.counts, 0, obs.rules, 999) if d.seat == 1]
+    weights = state.weights()
+    fit = sum(w for p, w in zip(state.particles, weights, strict=True)
+              if all(_match_normal(d, p.hands[1], obs.rules) for d in decisions))
+    return fit / sum(weights)
+
+
 def test_a_known_level_sets_the_seats_model() -> None:
     levels = known_levels(SEATS)
     assert levels == ("expert", "normal", "hard", "easy")
     checked = 0
+    fits: list[tuple[float, float]] = []
     for seed in range(600, 606):
         game = _played(seed, 24, levels)
         if game.is_over or not game.hand(0):
@@ -67,10 +79,16 @@ def test_a_known_level_sets_the_seats_model() -> None:
         assert told.share[0] == unknown.share[0] == 0.0  # its own seat is never modelled
         assert told.eps[3] >= belief.LOOSE  # a known `easy` seat: loose from the start
         assert not told.normal_hands[1] and not told.normal_hands[2]  # no search for a model
+        # The known `normal` seat's deals are weighed under `normal`'s own model.
+        fits.append((_normal_fit(game, told), _normal_fit(game, unknown)))
     assert checked >= 3
-    # The noise priors: a known `hard` (or expert) seat 1%, an unknown one 10%, `easy` 60%.
+    told_fit = sum(t for t, _ in fits) / len(fits)
+    unknown_fit = sum(u for _, u in fits) / len(fits)
+    assert told_fit > unknown_fit + 0.5  # (here 0.83 against 0.07)
+    # The noise priors: a known `hard`, `expert` or `normal` seat 1%, an unknown one 10%,
+    # `easy` 60%.
     mean = [a / (a + b) for a, b in map(belief.eps_prior, ["hard", None, "easy", "normal"])]
-    assert mean[0] < mean[1] < mean[2] and mean[3] == mean[1]
+    assert mean[0] == mean[3] < mean[1] < mean[2]
 
 
 def test_known_levels_key_the_cache_and_warm_or_cold_decide_alike() -> None:
