@@ -78,11 +78,15 @@ over its 1,834 observations after a first decision)."""
 PRIOR_NORMAL = 0.5
 """The prior that a seat plays like ``normal`` rather than ``hard``."""
 KNOWN_EPS_PRIOR: dict[str, tuple[float, float]] = {
-    "hard": (0.2, 19.8), "expert": (0.2, 19.8), "normal": (0.2, 19.8), "easy": (6.0, 4.0)}
+    "hard": (0.2, 19.8), "expert": (0.2, 19.8), "normal": (0.2, 19.8), "easy": (1.0, 0.0)}
 """The noise prior of a seat whose level is known (a computer seat: its level is public at the
 table): ``hard``, ``expert`` and ``normal`` 1%, worth twenty decisions (a ``normal`` seat's
-decisions are checked under ``normal``'s own model); ``easy`` (random plays) 60%, the most the
-fit allows. A seat of unknown level (a person) has :data:`EPS_PRIOR`."""
+decisions are checked under ``normal``'s own model); ``easy`` 100%: it plays at random
+(:data:`RANDOM_LEVELS`). A seat of unknown level (a person) has :data:`EPS_PRIOR`."""
+RANDOM_LEVELS = frozenset({"easy"})
+"""Known levels that play a uniformly random legal play: their decisions say nothing about
+their hands under the ``hard`` model (a deal is as likely whatever they did), so they are never
+checked, they take the cards left over, and the rollouts play them at random every time."""
 USE_LEVELS = True
 """Whether the known levels are used at all (off: every seat is fitted as a person; for
 measuring what the levels are worth)."""
@@ -262,7 +266,8 @@ def cache_bytes() -> int:
 
 
 def _logs(eps: Sequence[float]) -> list[tuple[float, float]]:
-    return [(math.log(1.0 - e), math.log(e)) if e > 0 else (0.0, 0.0) for e in eps]
+    # (a seat at 0 is this seat; one at 1 plays at random and is never checked)
+    return [(math.log(1.0 - e), math.log(e)) if 0 < e < 1 else (0.0, 0.0) for e in eps]
 
 
 def _sig(log: Sequence[Event], point: int) -> int:
@@ -463,6 +468,7 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
     hist = history(prefix, pt.counts, me, rules, 999)
     others = [s for s in range(n) if s != me]
     by_seat: dict[int, list[Decision]] = {s: [] for s in others}
+    hist = [d for d in hist if levels[d.seat] not in RANDOM_LEVELS]  # (they say nothing)
     for d in hist:
         by_seat[d.seat].append(d)
     for ds in by_seat.values():

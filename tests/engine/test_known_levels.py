@@ -1,7 +1,7 @@
 """The levels a table shows: the expert's belief models a computer seat of known level as that
 level (a ``normal`` seat played as ``normal`` in every rollout, a ``hard`` one never, an ``easy``
-one loosely from its first decision), keys its cache by them (warm or cold, the same decision),
-and treats a seat of unknown level (a person) as before."""
+one at random, its decisions never checked), keys its cache by them (warm or cold, the same
+decision), and treats a seat of unknown level (a person) as before."""
 
 from __future__ import annotations
 
@@ -77,7 +77,10 @@ def test_a_known_level_sets_the_seats_model() -> None:
         checked += 1
         assert told.share[1:] == [1.0, 0.0, 0.0]  # normal always, hard and easy never
         assert told.share[0] == unknown.share[0] == 0.0  # its own seat is never modelled
-        assert told.eps[3] >= belief.LOOSE  # a known `easy` seat: loose from the start
+        # A known `easy` seat plays at random: never checked, rolled out at random every time.
+        assert told.eps[3] == 1.0 and unknown.eps[3] < 1.0
+        assert all(p.match[3] == p.mis[3] == 0 for p in told.particles)
+        assert any(p.match[3] + p.mis[3] for p in unknown.particles)
         assert not told.normal_hands[1] and not told.normal_hands[2]  # no search for a model
         # The known `normal` seat's deals are weighed under `normal`'s own model.
         fits.append((_normal_fit(game, told), _normal_fit(game, unknown)))
@@ -86,7 +89,7 @@ def test_a_known_level_sets_the_seats_model() -> None:
     unknown_fit = sum(u for _, u in fits) / len(fits)
     assert told_fit > unknown_fit + 0.5  # (here 0.83 against 0.07)
     # The noise priors: a known `hard`, `expert` or `normal` seat 1%, an unknown one 10%,
-    # `easy` 60%.
+    # `easy` 100%.
     mean = [a / (a + b) for a, b in map(belief.eps_prior, ["hard", None, "easy", "normal"])]
     assert mean[0] == mean[3] < mean[1] < mean[2]
 
