@@ -109,12 +109,15 @@ def belief_quality(game: Game, seat: int, deals: list[tuple[list[int], float]]
     return hits / (owned * total), fits / total
 
 
-def _score(args: tuple[list[Point], str, int | None, int]) -> list[tuple[float, ...]]:
-    pts, level, budget, seed = args
+def _score(args: tuple[list[Point], str, int | None, int, bool]) -> list[tuple[float, ...]]:
+    pts, level, budget, seed, known = args
     rows: list[tuple[float, ...]] = []
     for i, p in enumerate(pts):
         game = Game.from_json(p.game_json)
         obs = observe(game, p.seat)
+        # The points come from games of ``hard`` seats: ``known`` tells the expert so, as a table
+        # shows a computer's level.
+        levels = ("hard",) * obs.players if known else None
         if level == "expert":
             # Warm the carried belief up to the seat's previous decision, as in a game in
             # progress, so that the time below is the time of this decision alone.
@@ -123,10 +126,10 @@ def _score(args: tuple[list[Point], str, int | None, int]) -> list[tuple[float, 
                           full=full_mask(obs.decks), hand=ctx.hand, counts=obs.counts,
                           log=obs.log, budget_units=(budget or search.DEFAULT_BUDGET_MS)
                           * search.STEPS_PER_MS, budget_ms=budget or search.DEFAULT_BUDGET_MS,
-                          before=True)
+                          before=True, levels=levels)
         search.RECORD = []
         t0 = time.perf_counter()
-        pick = choose(obs, level, seed=seed + i, budget_ms=budget)
+        pick = choose(obs, level, seed=seed + i, budget_ms=budget, levels=levels)
         ms = (time.perf_counter() - t0) * 1000
         deals = search.RECORD
         search.RECORD = None
@@ -160,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2,
                     help="processes scoring in parallel (default 2)")
     ap.add_argument("--out", default=None, help="write the per-point rows (JSON) here")
+    ap.add_argument("--known", action="store_true",
+                    help="tell the expert the other seats are hard, as a table shows a computer's "
+                    "level (default: unknown, as people)")
     ap.add_argument("--set", action="append", default=[],
                     help="module.NAME=value overrides inside engine.ai (e.g. search.HISTORY=8)")
     args = ap.parse_args(argv)
@@ -167,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     pts = collect(rules, args.points, args.seed)
     chunks = [pts[i :: args.workers * 4] for i in range(args.workers * 4)]
-    jobs = [(c, args.level, args.budget_ms, args.seed * 1000 + k) for k, c in enumerate(chunks)]
+    jobs = [(c, args.level, args.budget_ms, args.seed * 1000 + k, args.known)
+            for k, c in enumerate(chunks)]
     rows: list[tuple[float, ...]] = []
     with ProcessPoolExecutor(args.workers, initializer=_apply, initargs=(args.set,)) as pool:
         for r in pool.map(_score, jobs):
@@ -179,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     mean = [sum(r[j] for r in rows) / k for j in range(7)]
     times = sorted(r[6] for r in rows)
     print(json.dumps({
-        "points": k, "level": args.level, "set": args.set,
+        "points": k, "level": args.level, "set": args.set, "known": args.known,
         "first": round(mean[0], 4), "score": round(mean[1], 4),
         "hard_first": round(mean[2], 4), "hard_score": round(mean[3], 4),
         "best_first": round(mean[4], 4), "best_score": round(mean[5], 4),
