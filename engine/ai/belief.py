@@ -35,6 +35,7 @@ out.
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 import sys
@@ -59,8 +60,11 @@ REFILL_SHARE = 0.45
 LOOSE = 0.15
 """A seat whose fitted noise reaches this is drawn last, with ``LOOSE_TRIES`` redraws at most."""
 LOOSE_TRIES = 3
-SWAP_SHARE = 0.5
+SWAP_SHARE = 0.95
 """Share of the refills tried as a card-swap move from a carried deal (the rest: fresh deals)."""
+IDLE_TRIES = 40
+"""A refill stops after this many tries in a row that kept no new deal (late in a game the deals
+that explain every decision are few)."""
 DROP_LOG = 7.0
 """Particles whose log-weight falls this far behind the best one are dropped."""
 EPS_PRIOR = (1.0, 9.0)
@@ -540,13 +544,71 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
                 q.mis[s] += 1
                 q.logk[s] += math.log(1 + size)
 
-    parents = list(kept)
-    parent_lw = [p.log_weight(logs) for p in parents]
+    def weigh_above(q: Particle, seats: list[int], floor: float) -> bool:
+        """Re-check the decisions of ``seats`` against ``q``'s hands, latest first, stopping at
+        the first miss after which ``q``'s log-weight can no longer reach ``floor``."""
+        for s in seats:
+            q.match[s] = q.mis[s] = 0
+            q.logk[s] = 0.0
+        l_ok_all = {s: len(by_seat[s]) * logs[s][0] for s in seats}
+        bound = q.log_weight(logs) + sum(l_ok_all.values())
+        if bound < floor:
+            return False
+        for s in seats:
+            hand = q.hands[s]
+            l_ok, l_bad = logs[s]
+            for d in by_seat[s]:
+                if match(d, hand, n, direction, rules, full):
+                    q.match[s] += 1
+                else:
+                    q.mis[s] += 1
+                    k = math.log(1 + count_cards(hand + d.later))
+                    q.logk[s] += k
+                    bound += l_bad - l_ok - k
+                    if bound < floor:
+                        return False
+        return True
+
+    # Parents of the card-swap moves: every particle so far, drawn by weight.
+    parents: list[Particle] = []
+    parent_lw: list[float] = []
+    parent_cum: list[float] = []
+    top_lw = [0.0]
+    have: set[tuple[int, ...]] = set()
+    idle = 0  # tries in a row that kept no new deal
+
+    def add(q: Particle) -> bool:
+        """Keep ``q`` (a deal already kept is not kept twice) and make it a parent."""
+        nonlocal idle
+        h = tuple(q.hands)
+        if h in have:
+            return False
+        idle = 0
+        have.add(h)
+        kept.append(q)
+        lw = q.log_weight(logs)
+        if not parents or lw > top_lw[0]:
+            scale = math.exp(top_lw[0] - lw) if parents else 1.0
+            parent_cum[:] = [c * scale for c in parent_cum]
+            top_lw[0] = lw
+        parents.append(q)
+        parent_lw.append(lw)
+        parent_cum.append((parent_cum[-1] if parent_cum else 0.0) + math.exp(lw - top_lw[0]))
+        return True
+
+    carried, kept = kept, []
+    for q in carried:
+        add(q)
     groups = [s for s in order if need[s]] + ([n] if aside else [])
-    while len(kept) < PARTICLES and (not kept or charged[0] < refill):
+    idle = 0
+    while len(kept) < PARTICLES and (not kept or charged[0] < refill) and idle < IDLE_TRIES:
+        charged[0] += SEEN_UNITS  # (every try costs something: the loop always ends)
+        idle += 1
         if parents and len(groups) >= 2 and rng.random() < SWAP_SHARE:
-            # A card-swap move from a carried deal (Metropolis on the weights).
-            i = rng.randrange(len(parents))
+            # A card-swap move from a deal drawn by weight (Metropolis on the weights; the
+            # checks stop as soon as the move can no longer be accepted).
+            i = min(bisect.bisect_left(parent_cum, rng.random() * parent_cum[-1]),
+                    len(parents) - 1)
             parent = parents[i]
             ga, gb = rng.sample(groups, 2)
             hands = list(parent.hands)
@@ -555,13 +617,12 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
             if ca != cb:
                 hands[ga] += cb - ca
                 hands[gb] += ca - cb
+                floor = parent_lw[i] + math.log(1.0 - rng.random())
                 q = Particle(hands, n)
                 q.match, q.mis, q.logk = list(parent.match), list(parent.mis), list(parent.logk)
-                for g in (ga, gb):
-                    if g < n:
-                        weigh(q, g)
-                if q.log_weight(logs) >= parent_lw[i] + math.log(1.0 - rng.random()):
-                    kept.append(q)
+                if tuple(hands) not in have and weigh_above(q, [g for g in (ga, gb) if g < n],
+                                                            floor):
+                    add(q)
             continue
         hands = [0] * (n + 1)
         hands[me] = pt.hand
@@ -596,7 +657,7 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
             else:
                 weigh(q, s)
         hands[n] = sum(left)
-        kept.append(q)
+        add(q)
     # Refit each seat's noise to the weighted share of its decisions the deals miss.
     lws = [p.log_weight(logs) for p in kept]
     top = max(lws)

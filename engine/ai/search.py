@@ -35,7 +35,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from engine.ai.belief import CHECK_UNITS, belief, forget, start_hand
+from engine.ai.belief import CHECK_UNITS, RANDOM_LEVELS, belief, forget, known_levels, start_hand
 from engine.ai.belief import WORK as belief_work
 from engine.ai.core import KIND_OF, Ctx, hard_choice, remembered_answers, struct_mask
 from engine.ai.evidence import _WORK, Decision, _match, history
@@ -84,16 +84,22 @@ left over unchecked) or ``"chain"`` (a Metropolis chain over card swaps, which m
 successive deals are nearly alike)."""
 Z_MARGIN = 1.0
 """How many standard errors of the paired difference another play must be ahead of the ``hard``
-choice to replace it (0: ahead at all, by more than ``MARGIN``). With a few deals a decision the
-best of six means is often ahead by chance; on ``benchmarks.ai_decisions --points 3000 --seed
-11 --known`` 1.0 gained +0.40 +- 0.38 points of first places (2.0: +0.43 +- 0.50, 3.0: +0.20 +-
-0.56)."""
+choice to replace it (0: ahead at all, by more than ``MARGIN``): the best of six means is often
+ahead by chance. With each deal played once (``DISTINCT``), the arena (``benchmarks.arena --seats
+expert,hard,hard,hard --games 2000 --seed 1``, paired) gave 0: 31.4%, 1.0: 35.0%, 2.0: 35.1%,
+3.0: 34.6% of first places (1.0 against 0: +3.65 +- 1.75 points). The one-step benchmark
+(``benchmarks.ai_decisions --known``) had preferred 0 by +0.90 +- 0.68: a decision's own result
+does not show what a needless change of plan costs later."""
 NOISE_FROM = 0.05
 """Opponents whose fitted noise (:mod:`engine.ai.belief`) reaches this play a random legal play
 that often in the rollouts; below it they play ``hard`` (a seat of known level is fitted at
 about 1%). 0.15 until 2026-12-03: a seat that plays at random 30% of the time is often fitted at
 5-15% (its random plays are often explainable), and was then rolled out as pure ``hard``; at
 0.05 the pool of three ``noisy30`` went from +2.6 to +6.7 points over ``hard``."""
+KNOWN_EXACT = True
+"""Roll out a seat of known level (other than a random one) without noise."""
+DISTINCT = True
+"""Play each particle at most once when the rollouts are deterministic (``_particle_search``)."""
 TRIES = 120
 """Redraws per seat and deal for the ``"reject"`` sampler."""
 ANSWER_COST = 0.5
@@ -498,19 +504,39 @@ def _particle_search(
         acc += w
         cum.append(acc)
     share = bel.share if any(bel.share) else None
-    noise = [e if e >= NOISE_FROM and s != me else 0.0 for s, e in enumerate(bel.eps)]
+    # A seat of known level plays as that level: ``hard`` (or better) without noise however its
+    # deals fit; only people, and the random levels, are rolled out with random plays.
+    told = known_levels(levels, n, me)
+    noise = [e if e >= NOISE_FROM and s != me
+             and (told[s] is None or told[s] in RANDOM_LEVELS or not KNOWN_EXACT) else 0.0
+             for s, e in enumerate(bel.eps)]
     noisy = noise if any(noise) else None
+    # With every rollout deterministic (no seat played at random or as ``normal``), a deal
+    # played twice tells nothing new: each particle is played at most once, drawn by weight
+    # without replacement, and counts by its weight; the search ends when none is left.
+    once = noisy is None and DISTINCT and (share is None or all(p in (0.0, 1.0) for p in share))
+    if once:  # a random order by weight, without replacement (Efraimidis and Spirakis' keys)
+        order = sorted((i for i, w in enumerate(weights) if w > 0.0),
+                       key=lambda i: math.log(1.0 - rng.random()) / weights[i], reverse=True)
     totals = [0.0] * len(cands)
-    runs = [0] * len(cands)
+    runs = [0.0] * len(cands)
     gain = [0.0] * len(cands)  # per candidate: sum of its result minus the ``hard`` choice's
     gain2 = [0.0] * len(cands)  # and of its square, on the same deals
     got = [0.0] * len(cands)
     active = list(range(len(cands)))
     samples = 0
+    wsum = 0.0
+    wsum2 = 0.0
     while True:
-        hands = parts[min(bisect.bisect_left(cum, rng.random() * acc), len(parts) - 1)].hands[:n]
+        if once:
+            pick = order[samples]
+            w = weights[pick]
+        else:
+            pick = min(bisect.bisect_left(cum, rng.random() * acc), len(parts) - 1)
+            w = 1.0
+        hands = parts[pick].hands[:n]
         if RECORD is not None:
-            RECORD.append((hands, 1.0))  # drawn by weight: each counts once
+            RECORD.append((hands, w))
         # Which seats this deal's rollouts play as ``normal`` (the same for every candidate).
         policy = None if share is None else [int(p > 0 and rng.random() < p) for p in share]
         for j in active:
@@ -523,15 +549,19 @@ def _particle_search(
             steps += ROLLOUT_UNITS + sim.work
             u = utility(sim, me, FIRST_BONUS)
             got[j] = u
-            totals[j] += u
-            runs[j] += 1
+            totals[j] += w * u
+            runs[j] += w
         if active[0] == 0:
+            wsum += w
+            wsum2 += w * w
             for j in active[1:]:
                 d = got[j] - got[0]
-                gain[j] += d
-                gain2[j] += d * d
+                gain[j] += w * d
+                gain2[j] += w * d * d
         samples += 1
         if steps >= step_budget or time.perf_counter() > deadline:
+            break
+        if once and samples == len(order):
             break
         if len(active) > 2 and samples % PRUNE_EVERY == 0:
             means = {j: totals[j] / runs[j] for j in active}
@@ -548,9 +578,12 @@ def _particle_search(
         best = 0
     if best and 0 in active and Z_MARGIN > 0.0:
         # Another play replaces the ``hard`` choice only when it is ahead by more than
-        # ``Z_MARGIN`` standard errors of the paired difference on the deals both were played on.
-        mean = gain[best] / samples
-        se = math.sqrt(max(0.0, gain2[best] / samples - mean * mean) / max(1, samples - 1))
+        # ``Z_MARGIN`` standard errors of the (weighted) paired difference on the deals both
+        # were played on; one deal alone never shows it.
+        mean = gain[best] / wsum
+        var = max(0.0, gain2[best] / wsum - mean * mean)
+        deals = wsum * wsum / wsum2  # the effective number of deals
+        se = math.sqrt(var / max(1e-9, deals - 1)) if deals > 1.0 + 1e-9 else math.inf
         if mean <= Z_MARGIN * se:
             best = 0
     choice = cands[best]
