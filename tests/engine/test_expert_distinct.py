@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from engine import Game, Rules
+from engine import Game
 from engine.ai import belief, decide, observe, search
 from engine.ai.core import full_mask
 from engine.ai.evidence import _match, history
+from tests.engine._expert import hard_points, seat_belief
 
 BUDGET = 30
 HARD = ["hard"] * 4
@@ -25,30 +26,8 @@ def _no_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     belief.clear()
 
 
-def _points(seed: int) -> list[Game]:
-    """Seat 0's turns in a game of four ``hard`` seats (copies of the game at each)."""
-    game = Game.new(Rules().model_copy(update={"instant_wins": False}), 4, seed=seed)
-    out: list[Game] = []
-    while not game.is_over:
-        seat = game.current
-        assert seat is not None
-        if seat == 0:
-            out.append(Game.from_json(game.to_json()))
-        cards = decide(game, seat, "hard")
-        if cards is None:
-            game.pass_turn(seat)
-        else:
-            game.play(seat, cards)
-    return out
-
-
 def _belief(game: Game, levels: list[str] | None = HARD) -> belief.Belief:
-    obs = observe(game, 0)
-    state, _ = belief.belief(me=0, n=4, direction=obs.direction, rules=obs.rules,
-                             full=full_mask(1), hand=obs.hand_mask, counts=obs.counts,
-                             log=obs.log, budget_units=BUDGET * search.STEPS_PER_MS,
-                             budget_ms=BUDGET, levels=levels)
-    return state
+    return seat_belief(game, levels, BUDGET)
 
 
 def _consistent(game: Game, state: belief.Belief) -> int:
@@ -61,7 +40,7 @@ def _consistent(game: Game, state: belief.Belief) -> int:
 
 def test_each_deal_is_played_once_and_the_search_stops_when_none_is_left(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    points = [g for seed in (921, 922, 923) for g in _points(seed)][::2]
+    points = [g for seed in (921, 922, 923) for g in hard_points(seed)][::2]
     short = 0
     for i, game in enumerate(points):
         monkeypatch.setattr(search, "RECORD", [])
@@ -90,7 +69,7 @@ def test_a_known_hard_seat_is_rolled_out_as_hard_whatever_its_fitted_noise(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(search, "Sim", watched)
-    points = _points(931)[2:8]
+    points = hard_points(931)[2:8]
     for i, game in enumerate(points):
         decide(game, 0, "expert", seed=i, budget_ms=BUDGET, levels=HARD)
     assert seen and all(noise is None for noise in seen)
@@ -103,7 +82,7 @@ def test_a_known_hard_seat_is_rolled_out_as_hard_whatever_its_fitted_noise(
 
 def test_the_belief_keeps_no_deal_twice_and_swaps_find_more_that_explain_everything(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    points = [g for seed in (941, 942, 943, 944) for g in _points(seed)]
+    points = [g for seed in (941, 942, 943, 944) for g in hard_points(seed)]
     mid = [g for g in points if 20 <= sum(observe(g, 0).counts) <= 40]
     assert len(mid) >= 8
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Game, Rules
+from engine import Game
 from engine.ai import belief, decide, search
+from tests.engine._expert import hard_points
 
 BUDGET = 30
 
@@ -18,23 +19,6 @@ BUDGET = 30
 def _no_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search.time, "perf_counter", lambda: 0.0)  # the work decides, not time
     belief.clear()
-
-
-def _points(seed: int) -> list[Game]:
-    """Seat 0's turns in a game of four ``hard`` seats (copies of the game at each)."""
-    game = Game.new(Rules().model_copy(update={"instant_wins": False}), 4, seed=seed)
-    out: list[Game] = []
-    while not game.is_over:
-        seat = game.current
-        assert seat is not None
-        if seat == 0:
-            out.append(Game.from_json(game.to_json()))
-        cards = decide(game, seat, "hard")
-        if cards is None:
-            game.pass_turn(seat)
-        else:
-            game.play(seat, cards)
-    return out
 
 
 def _expert(points: list[Game], z: float, monkeypatch: pytest.MonkeyPatch) -> list[object]:
@@ -46,7 +30,7 @@ def _expert(points: list[Game], z: float, monkeypatch: pytest.MonkeyPatch) -> li
 
 def test_the_margin_keeps_hards_choice_unless_another_play_is_clearly_ahead(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    points = [g for seed in range(901, 906) for g in _points(seed)]
+    points = [g for seed in range(901, 906) for g in hard_points(seed)]
     hard = [decide(g, 0, "hard") for g in points]
     free = _expert(points, 0.0, monkeypatch)
     margin = _expert(points, 1.0, monkeypatch)

@@ -13,8 +13,8 @@ from benchmarks.arena import play_game
 from benchmarks.opponents import known_levels
 from engine import Game, Rules
 from engine.ai import belief, decide, observe, search
-from engine.ai.core import full_mask
 from engine.ai.evidence import _match_normal, history
+from tests.engine._expert import seat_belief
 
 BUDGET = 8
 SEATS = ["expert", "normal", "hard", "easy"]
@@ -43,12 +43,7 @@ def _played(seed: int, steps: int, levels: tuple[str | None, ...] | None) -> Gam
 
 
 def _belief(game: Game, levels: tuple[str | None, ...] | None) -> belief.Belief:
-    obs = observe(game, 0)
-    state, _ = belief.belief(me=0, n=4, direction=obs.direction, rules=obs.rules,
-                             full=full_mask(1), hand=obs.hand_mask, counts=obs.counts,
-                             log=obs.log, budget_units=BUDGET * search.STEPS_PER_MS,
-                             budget_ms=BUDGET, levels=levels)
-    return state
+    return seat_belief(game, levels, BUDGET)
 
 
 def _normal_fit(game: Game, state: belief.Belief) -> float:
