@@ -552,8 +552,7 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
         for s in seats:
             q.match[s] = q.mis[s] = 0
             q.logk[s] = 0.0
-        l_ok_all = {s: len(by_seat[s]) * logs[s][0] for s in seats}
-        bound = q.log_weight(logs) + sum(l_ok_all.values())
+        bound = q.log_weight(logs) + sum(len(by_seat[s]) * logs[s][0] for s in seats)
         if bound < floor:
             return False
         for s in seats:
@@ -602,7 +601,6 @@ def _step(state: Belief | None, k: int, pt: _Point, prev: int | None,
     for q in carried:
         add(q)
     groups = [s for s in order if need[s]] + ([n] if aside else [])
-    idle = 0
     while len(kept) < PARTICLES and (not kept or charged[0] < refill) and idle < IDLE_TRIES:
         charged[0] += SEEN_UNITS  # (every try costs something: the loop always ends)
         idle += 1
