@@ -14,7 +14,6 @@ bold, names 21 px (18 px for long ones), counts 30 px, card ranks about 26 px on
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache, partial
 
@@ -25,7 +24,7 @@ from engine import Card, Rank, Suit
 from .cards import back_sprite, card_pieces, card_sprite, paste_pieces
 from .fonts import EMPTY_NAME, Fonts, clean
 from .model import BoardView, BoardWords, HandView, SeatView
-from .png import BandCache, encode_parts, shared
+from .png import BandCache, encode_parts, encode_picture, shared
 
 __all__ = ["BOARD_SIZE", "board_png", "encode", "palette", "render_board", "render_hand"]
 
@@ -64,7 +63,6 @@ HAND_CARD_W = 96
 HAND_LIFT = 24
 HAND_PAD = 12
 HAND_MAX_W = 840
-COMPRESS_LEVEL = 3  # zlib level: 3 is within a few KB of 6 at half the time
 BACK_W = 26
 REVEAL_W = 32  # a card held at the end, face up on its seat's plate
 BACK_H = round(BACK_W * 1.4)
@@ -432,10 +430,7 @@ def palette(fonts: Fonts) -> Image.Image:
 
 def encode(img: Image.Image, fonts: Fonts) -> bytes:
     """PNG bytes of the picture mapped onto the fixed palette (small, and fast to compress)."""
-    out = io.BytesIO()
-    img.quantize(palette=palette(fonts), dither=Image.Dither.NONE).save(
-        out, "PNG", compress_level=COMPRESS_LEVEL)
-    return out.getvalue()
+    return encode_picture(img.quantize(palette=palette(fonts), dither=Image.Dither.NONE))
 
 
 def board_png(view: BoardView, fonts: Fonts, cache: BandCache = shared) -> bytes:

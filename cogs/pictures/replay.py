@@ -24,7 +24,7 @@ from .cards import card_sprite
 from .convert import board_view
 from .fonts import Fonts
 from .model import MAX_HAND, BoardView, BoardWords
-from .render import BOARD_SIZE, COMPRESS_LEVEL, FELT_DARK, TEXT, TEXT_DIM, palette, render_board
+from .render import BOARD_SIZE, FELT_DARK, TEXT, TEXT_DIM, encode, palette, render_board
 
 __all__ = ["FaceUpView", "animation_gif", "face_up_png", "face_up_view", "render_face_up"]
 
@@ -81,10 +81,7 @@ def render_face_up(view: FaceUpView, fonts: Fonts) -> Image.Image:
 
 def face_up_png(view: FaceUpView, fonts: Fonts) -> bytes:
     """One step of a replay as PNG bytes (on the fixed palette)."""
-    out = io.BytesIO()
-    render_face_up(view, fonts).quantize(palette=palette(fonts), dither=Image.Dither.NONE).save(
-        out, "PNG", compress_level=COMPRESS_LEVEL)
-    return out.getvalue()
+    return encode(render_face_up(view, fonts), fonts)
 
 
 def _unchanged_transparent(frame: Image.Image, previous: Image.Image) -> Image.Image:

@@ -1,7 +1,9 @@
 """A board's PNG with its bands of rows mapped and compressed once (issue 28): the same pixels
 as the whole picture mapped and compressed by Pillow, for every board a game shows, with any
 names, whether its bands come from the cache or not (and after the cache forgot some); an
-unchanged band is not compressed again."""
+unchanged band is not compressed again. The bands are compressed by ISA-L (``isal``) where it is
+installed, else by zlib: both are checked, and a hand written by the bot's own writer is the
+picture Pillow's writer gives."""
 
 from __future__ import annotations
 
@@ -13,10 +15,10 @@ import pytest
 from PIL import Image
 
 from benchmarks.engine import random_action
-from cogs.pictures import BoardView, Fonts, SeatView, board_view
+from cogs.pictures import BoardView, Fonts, HandView, SeatView, board_view
 from cogs.pictures import png as png_mod
 from cogs.pictures.png import BAND_ROWS, BandCache, adler32_combine
-from cogs.pictures.render import BOARD_SIZE, board_png, encode, render_board
+from cogs.pictures.render import BOARD_SIZE, board_png, encode, palette, render_board, render_hand
 from engine import Game, Rules, parse_cards
 
 from .test_names_and_flags import HOSTILE_NAMES
@@ -27,10 +29,18 @@ def fonts() -> Fonts:
     return Fonts.shared()
 
 
-def _pixels(data: bytes) -> bytes:
+def _pixels(data: bytes, size: tuple[int, int] = BOARD_SIZE) -> bytes:
     picture = Image.open(io.BytesIO(data))
-    assert picture.mode == "P" and picture.size == BOARD_SIZE
+    assert picture.mode == "P" and picture.size == size
     return picture.tobytes()
+
+
+def _pillows(img: Image.Image, fonts: Fonts) -> bytes:
+    """The picture mapped onto the palette and written by Pillow's own PNG writer: the
+    reference the bot's own writer is held to."""
+    out = io.BytesIO()
+    img.quantize(palette=palette(fonts), dither=Image.Dither.NONE).save(out, "PNG")
+    return out.getvalue()
 
 
 def _games(seed: int) -> list[BoardView]:
@@ -64,7 +74,23 @@ def test_adler32_combine_is_zlibs() -> None:
                                len(second)) == zlib.adler32(first + second)
 
 
-def test_a_board_from_bands_is_the_whole_board(fonts: Fonts) -> None:
+@pytest.fixture(params=["isal", "zlib"])
+def compressor(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The bands compressed by ISA-L (the dependency) or by zlib (where it is not installed)."""
+    if request.param == "zlib":
+        monkeypatch.setattr(png_mod, "deflate", zlib)
+    else:
+        from isal import isal_zlib
+        monkeypatch.setattr(png_mod, "deflate", isal_zlib)
+    return str(request.param)
+
+
+def test_bands_are_compressed_by_isa_l_where_installed() -> None:
+    pytest.importorskip("isal")
+    assert png_mod.deflate.__name__ == "isal.isal_zlib"
+
+
+def test_a_board_from_bands_is_the_whole_board(fonts: Fonts, compressor: str) -> None:
     # A small cache forgets bands and parts while the games go on: a band is then drawn again,
     # never mistaken for another.
     cache = BandCache(max_bands=60, max_parts=40)
@@ -72,8 +98,38 @@ def test_a_board_from_bands_is_the_whole_board(fonts: Fonts) -> None:
     for view in boards + boards[::5]:  # and again, mostly from the cache
         data = board_png(view, fonts, cache)
         zlib.decompress(_idat(data))  # a strict decoder: the checksum combined right
-        assert _pixels(data) == _pixels(encode(render_board(view, fonts), fonts)), view
+        assert _pixels(data) == _pixels(_pillows(render_board(view, fonts), fonts)), view
     assert cache.hits > 0 and cache.misses > 0
+
+
+def test_bands_of_both_compressors_join_into_one_picture(fonts: Fonts,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    isal_zlib = pytest.importorskip("isal.isal_zlib")
+    cache = BandCache()
+    seats = tuple(SeatView(name, 13) for name in ("An", "Bình", "Chi", "Dũng"))
+    before = BoardView(3, 10, seats, tuple(parse_cards("3s 3c")), 1)
+    after = BoardView(3, 10, (*seats[:2], SeatView("Chi", 11), seats[3]),
+                      tuple(parse_cards("3s 3c")), 1)
+    monkeypatch.setattr(png_mod, "deflate", zlib)
+    board_png(before, fonts, cache)
+    monkeypatch.setattr(png_mod, "deflate", isal_zlib)
+    data = board_png(after, fonts, cache)  # zlib's bands, and ISA-L's for the plate's rows
+    zlib.decompress(_idat(data))
+    assert _pixels(data) == _pixels(_pillows(render_board(after, fonts), fonts))
+
+
+def test_a_hand_is_the_picture_pillow_writes(fonts: Fonts, compressor: str) -> None:
+    rng = random.Random(3)
+    for n in (1, 2, 13, 17, 26):
+        cards = tuple(parse_cards("3s 4c 5d 6h 7s 8c 9d 10h Js Qc Kd Ah 2s")) * 2
+        view = HandView(cards[:n], tuple(rng.random() < 0.3 for _ in range(n)),
+                        four_colour=n % 2 == 0)
+        img = render_hand(view, fonts)
+        ours, theirs = Image.open(io.BytesIO(encode(img, fonts))), Image.open(
+            io.BytesIO(_pillows(img, fonts)))
+        ours.load()
+        assert ours.size == theirs.size and ours.tobytes() == theirs.tobytes()
+        assert ours.getpalette() == theirs.getpalette()
 
 
 def _idat(data: bytes) -> bytes:
@@ -97,7 +153,7 @@ def test_only_the_rows_that_changed_are_compressed_again(fonts: Fonts) -> None:
     data = board_png(after, fonts, cache)
     new = cache.misses - bands
     assert 0 < new <= -(-(100 + 2 * 4) // BAND_ROWS) + 1
-    assert _pixels(data) == _pixels(encode(render_board(after, fonts), fonts))
+    assert _pixels(data) == _pixels(_pillows(render_board(after, fonts), fonts))
 
 
 def test_the_shared_cache_is_bounded() -> None:
