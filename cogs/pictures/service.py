@@ -134,6 +134,8 @@ class _Delays:
     def __init__(self, kept: int = 4096) -> None:
         self._values: deque[float] = deque(maxlen=kept)
         self.count = 0
+        self._ordered: list[float] = []
+        self._ordered_at = 0  # the count when they were sorted
 
     def add(self, seconds: float) -> None:
         self._values.append(max(0.0, seconds))
@@ -142,7 +144,9 @@ class _Delays:
     def percentile(self, p: float) -> float:
         if not self._values:
             return 0.0
-        ordered = sorted(self._values)
+        if self._ordered_at != self.count:  # sorted once for every percentile of a line
+            self._ordered, self._ordered_at = sorted(self._values), self.count
+        ordered = self._ordered
         return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 

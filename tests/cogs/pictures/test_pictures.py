@@ -338,3 +338,18 @@ def test_a_card_pasted_in_pieces_is_pasted_exactly_as_through_its_alpha(
                 whole.paste(sprite, (7, 9), sprite)
                 paste_pieces(cut, pieces, 7, 9)
                 assert whole.tobytes() == cut.tobytes(), (card, width, four)
+
+
+def test_staleness_percentiles_follow_every_new_delay() -> None:
+    from cogs.pictures.service import _Delays
+
+    delays = _Delays(kept=5)
+    assert delays.percentile(50) == 0.0
+    for seconds in (5, 1, 3):
+        delays.add(seconds)
+    assert (delays.percentile(0), delays.percentile(50), delays.percentile(100)) == (1, 3, 5)
+    delays.add(0.5)  # sorted again: the new delay counts
+    assert delays.percentile(0) == 0.5
+    for seconds in range(10, 20):  # only the last five are kept
+        delays.add(seconds)
+    assert (delays.percentile(0), delays.percentile(95), delays.count) == (15, 19, 14)
