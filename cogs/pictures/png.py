@@ -120,10 +120,17 @@ def encode_picture(mapped: Image.Image) -> bytes:
     hand's writing took 0.11 ms where Pillow's own PNG writer at zlib level 3 took 0.48 ms, for
     3-7 % more bytes (``benchmarks.pictures --parts``; the same pixels and palette)."""
     width, height = mapped.size
-    filtered = Image.new("P", (width + 1, height), 0)  # each row after a 0: "no filter"
-    filtered.paste(mapped, (1, 0))
     return assemble(width, height, bytes(mapped.getpalette() or []),
-                    [compress_band(filtered.tobytes())])
+                    [compress_band(_unfiltered_rows(mapped))])
+
+
+def _unfiltered_rows(mapped: Image.Image) -> bytes:
+    """A palette picture's rows, each after PNG's "no filter" byte (0): the picture drawn one
+    column to the right of a column of zeros."""
+    width, height = mapped.size
+    filtered = Image.new("P", (width + 1, height), 0)
+    filtered.paste(mapped, (1, 0))
+    return filtered.tobytes()
 
 
 class BandFigures(NamedTuple):
@@ -244,10 +251,7 @@ def encode_parts(size: tuple[int, int], parts: Sequence[Part], draw: Draw,
             top, bottom = run[0] * BAND_ROWS, min(height, (run[-1] + 1) * BAND_ROWS)
             img = draw(sorted({index for band in run for index in over[band]}), top, bottom)
             mapped = img.quantize(palette=palette, dither=Image.Dither.NONE)
-            # each row after a 0 (PNG's "no filter"): the run drawn one column to the right
-            filtered = Image.new("P", (width + 1, bottom - top), 0)
-            filtered.paste(mapped, (1, 0))
-            pixels = memoryview(filtered.tobytes())
+            pixels = memoryview(_unfiltered_rows(mapped))
             for offset, band in enumerate(run):
                 made = compress_band(pixels[offset * step:(offset + 1) * step])
                 cache.put(keys[band], made)
