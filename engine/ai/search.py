@@ -33,11 +33,11 @@ import bisect
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engine.ai.belief import CHECK_UNITS, RANDOM_LEVELS, belief, forget, known_levels, start_hand
 from engine.ai.belief import WORK as belief_work
-from engine.ai.core import KIND_OF, Ctx, hard_choice, remembered_answers, struct_mask
+from engine.ai.core import KIND_OF, SHARP, Ctx, hard_choice, remembered_answers, struct_mask
 from engine.ai.evidence import _WORK, Decision, _match, history
 from engine.ai.planner import split_mask
 from engine.ai.sim import Sim, utility
@@ -73,6 +73,10 @@ PRUNE_GAP = 0.75
 """Every ``PRUNE_EVERY`` samples, plays more than ``PRUNE_GAP`` (mean utility) behind the best
 stop being sampled."""
 MAX_CANDIDATES = 6
+OWN: Mapping[str, float] = SHARP
+"""The thresholds of the expert's own unsearched plays: its first candidate (the choice a
+search must beat by :data:`Z_MARGIN`) and its seat's later plays in every rollout
+(:data:`engine.ai.core.SHARP`; ``core.HARD`` plays them as ``hard``)."""
 FIRST_BONUS = 1.0
 MARGIN = 0.0
 """How much better (chips per game) another play must score than the ``hard`` choice."""
@@ -121,7 +125,7 @@ def candidates(ctx: Ctx, legal: Sequence[Combo], can_pass: bool) -> list[Combo |
     the plan's other plays (on a lead) or the cheapest answers, then passing (on a response;
     passing is left out when six answers come before it, unless it is the ``hard`` choice:
     keeping it in measured +0.55 +- 0.83 and +0.10 +- 0.89 points on two seeds, docs/AI.md)."""
-    first = hard_choice(ctx, legal, can_pass)
+    first = hard_choice(ctx, legal, can_pass, OWN)
     out: list[Combo | None] = [first]
     seen = {None if first is None else first[1]}
     hand = ctx.hand
@@ -427,6 +431,7 @@ def expert_choice(
                 full=full,
                 started=started,
                 frozen=frozen,
+                own=OWN,
             )
             sim.act(me, cands[j])
             sim.run(me)
@@ -545,7 +550,7 @@ def _particle_search(
             sim = Sim(hands=list(hands), table=ctx.table, owner=ctx.owner, chop_ctx=ctx.chop_ctx,
                       passed=set(passed), cur=me, finished=list(finished), played=played,
                       direction=direction, rules=ctx.rules, full=full, started=started,
-                      frozen=frozen, noise=noisy, rng=rng, policy=policy)
+                      frozen=frozen, noise=noisy, rng=rng, policy=policy, own=OWN)
             sim.act(me, cands[j])
             sim.run(me)
             steps += ROLLOUT_UNITS + sim.work

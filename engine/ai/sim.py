@@ -8,7 +8,7 @@ and skips the rest (out-of-turn chops, instant wins, stakes extras).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engine.ai.core import (
     Ctx,
@@ -57,6 +57,7 @@ class Sim:
         "noise",
         "opps",
         "over",
+        "own",
         "owner",
         "passed",
         "played",
@@ -88,8 +89,12 @@ class Sim:
         noise: Sequence[float] | None = None,
         rng: random.Random | None = None,
         policy: Sequence[int] | None = None,
+        own: Mapping[str, float] | None = None,
     ) -> None:
         self.hands = hands
+        # The thresholds of the searching seat's own ``hard`` plays in :meth:`run` (None:
+        # ``hard``'s own, :data:`engine.ai.core.HARD`; the expert passes ``core.SHARP``).
+        self.own = own
         # Per seat: how often it makes a random legal play instead of the ``hard`` one.
         self.noise = noise
         self.rng = rng
@@ -199,7 +204,7 @@ class Sim:
     def run(self, me: int, limit: int = 4000) -> None:
         """Play on (each seat by its policy: ``hard`` unless ``policy`` says ``normal``) until
         ``me`` has a place or the game is over."""
-        noise, rng, policy = self.noise, self.rng, self.policy
+        noise, rng, policy, own = self.noise, self.rng, self.policy, self.own
         while not self.over and self.counts[me] and me not in self.frozen and self.steps < limit:
             seat = self.cur
             ctx = self.ctx(seat)
@@ -211,7 +216,7 @@ class Sim:
                   and rng.random() < noise[seat]):
                 play = self._random_play(ctx, rng)
             else:
-                play = hard_choice(ctx, None, self.table is not None)
+                play = hard_choice(ctx, None, self.table is not None, own if seat == me else None)
             self.act(seat, play)
 
     def _random_play(self, ctx: Ctx, rng: random.Random) -> Combo | None:

@@ -109,7 +109,7 @@ def test_hard_answers_are_those_of_the_plain_definition(rules: Rules) -> None:
         ctx = Ctx(seat=0, hand=hand, counts=counts, table=table, owner=1, chop_ctx=chop_ctx,
                   unseen=full - hand - table[1], opponents=[1, 2, 3], rules=rules,
                   layout=rules.layout)
-        got = _respond(ctx, cands)
+        got = _respond(ctx, cands, HARD)
         assert got == _respond_by_definition(ctx, cands)
         answered += got is not None
     assert answered > 300

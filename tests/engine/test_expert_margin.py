@@ -2,14 +2,16 @@
 ``search.Z_MARGIN`` standard errors of the paired difference on the deals both were played on: the
 margin changes only the final pick (the deals and rollouts are the same), so a decision is either
 the one the search would make without it or ``hard``'s own (a ``hard`` choice that fell far
-behind and stopped being played is not kept by any margin)."""
+behind and stopped being played is not kept by any margin). The expert's own unsearched play
+is set to ``hard``'s here (``search.OWN``), so that the play a margin keeps is the ``hard``
+level's."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine import Game
-from engine.ai import belief, decide, search
+from engine.ai import belief, core, decide, search
 from tests.engine._expert import hard_points
 
 BUDGET = 30
@@ -18,6 +20,7 @@ BUDGET = 30
 @pytest.fixture(autouse=True)
 def _no_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search.time, "perf_counter", lambda: 0.0)  # the work decides, not time
+    monkeypatch.setattr(search, "OWN", core.HARD)  # the first candidate: hard's own choice
     belief.clear()
 
 

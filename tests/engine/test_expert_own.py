@@ -1,0 +1,93 @@
+"""The expert's own unsearched plays: ``hard``'s plan with thresholds of its own
+(:data:`engine.ai.core.SHARP`), used for its first candidate and for its own seat in the
+rollouts; every other seat in a rollout, and the ``hard`` level itself, play by ``HARD``."""
+
+from __future__ import annotations
+
+import random
+
+from engine import Rules, classify, parse_cards
+from engine.ai.core import HARD, SHARP, Ctx, full_mask, hard_choice
+from engine.ai.search import OWN, candidates
+from engine.ai.sim import Sim
+from engine.combos import Combo, legal_responses
+
+
+def _facing_an_ace(opponent_cards: int) -> tuple[Ctx, list[Combo]]:
+    """Seat 0 holds the lowest 2 and five small singles; seat 1 led the ace of hearts; every
+    opponent holds ``opponent_cards``. The 2 is its only answer, and a higher 2 is unseen."""
+    rules = Rules()
+    hand = rules.layout.to_mask(parse_cards("2S 5C 7D 9H JC QD"))
+    table = classify(parse_cards("AH"))
+    assert table is not None
+    ctx = Ctx(seat=0, hand=hand, counts=[6, opponent_cards, opponent_cards, opponent_cards],
+              table=table, owner=1, chop_ctx=False, unseen=full_mask(1) - hand - table[1],
+              opponents=[1, 2, 3], rules=rules, layout=rules.layout)
+    return ctx, legal_responses(hand, table, rules, False)
+
+
+def test_the_expert_spends_a_beatable_two_sooner_than_hard() -> None:
+    for cards in (4, 5, 8):
+        ctx, legal = _facing_an_ace(cards)
+        assert [c[1] for c in legal] == [ctx.layout.to_mask(parse_cards("2S"))]
+        assert hard_choice(ctx, legal, True) is None  # hard keeps it while every opponent has 4+
+        assert hard_choice(ctx, legal, True, HARD) is None
+        assert hard_choice(ctx, legal, True, SHARP) == legal[0]
+        assert OWN is SHARP
+        assert candidates(ctx, legal, True)[0] == legal[0]  # the search starts from its own play
+    ctx, legal = _facing_an_ace(9)  # far from the end, both keep the 2
+    assert hard_choice(ctx, legal, True, SHARP) is None
+    assert candidates(ctx, legal, True)[0] is None
+
+
+class _Logged(Sim):
+    """A rollout that notes, at each play, what each set of thresholds would have played."""
+
+    __slots__ = ("log",)
+
+    def act(self, seat: int, play: Combo | None) -> None:
+        ctx = self.ctx(seat)
+        leading = ctx.table is None
+        self.log.append((seat, play, hard_choice(ctx, None, not leading, HARD),
+                         hard_choice(ctx, None, not leading, SHARP)))
+        super().act(seat, play)
+
+
+def test_in_a_rollout_only_the_searching_seat_plays_by_its_own_thresholds() -> None:
+    rules = Rules()
+    rng = random.Random(3)
+    seen = {"own": 0, "other": 0, "differs": 0}
+    for _ in range(60):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [sum(1 << (2 * i) for i in deck[13 * s:13 * s + 13]) for s in range(4)]
+        me = rng.randrange(4)
+        sim = _Logged(hands=hands, table=None, owner=None, chop_ctx=False, passed=set(),
+                      cur=me, finished=[], played=0, direction=1, rules=rules,
+                      full=full_mask(1), own=SHARP)
+        sim.log = []
+        sim.run(me)
+        for seat, play, as_hard, as_sharp in sim.log:
+            assert play == (as_sharp if seat == me else as_hard)
+            seen["own" if seat == me else "other"] += 1
+            seen["differs"] += seat == me and as_hard != as_sharp
+    assert seen["own"] > 300 and seen["other"] > 900
+    assert seen["differs"] > 0  # the searching seat met positions the two answer differently
+
+
+def test_the_hint_spends_a_beatable_two_where_hard_keeps_it() -> None:
+    from engine.ai import decide, hint, observe
+    from engine.ai.core import twos_or_bomb
+    from tests.engine._expert import hard_points
+
+    sooner = 0
+    for seed in range(951, 971):
+        for game in hard_points(seed):
+            obs = observe(game, 0)
+            suggested = hint(obs)
+            as_hard = decide(game, 0, "hard")
+            assert suggested is None or suggested in obs.legal
+            if as_hard is None and suggested is not None:
+                assert twos_or_bomb(suggested)  # the only answers they part on: 2s and bombs
+                sooner += 1
+    assert sooner > 0
