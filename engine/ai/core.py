@@ -374,10 +374,10 @@ most this many cards (being frozen costs the last place and double payments)."""
 
 
 def hard_respond(ctx: Ctx, cands: Sequence[Combo],
-                 params: Mapping[str, float] | None = None) -> Combo | None:
-    """The answer of the planning player to the table, or ``None`` to pass (``params``: its
-    thresholds, :data:`HARD` unless given)."""
-    choice = _respond(ctx, cands, HARD if params is None else params)
+                 thresholds: Mapping[str, float] | None = None) -> Combo | None:
+    """The answer of the planning player to the table, or ``None`` to pass (``thresholds``:
+    :data:`HARD` unless given)."""
+    choice = _respond(ctx, cands, HARD if thresholds is None else thresholds)
     if choice is None and ctx.fresh and cands and ctx.min_opp() <= CONG_DANGER:
         hand = ctx.hand
         return min(cands, key=lambda c: (split_mask(hand - c[1])[0], c[1].bit_length()))
@@ -494,17 +494,17 @@ def answers(hand: int, table: Combo, rules: Rules, chop_ctx: bool) -> Sequence[C
 
 
 def hard_choice(ctx: Ctx, legal: Sequence[Combo] | None, can_pass: bool,
-                params: Mapping[str, float] | None = None) -> Combo | None:
+                thresholds: Mapping[str, float] | None = None) -> Combo | None:
     """The planning player's play (``legal``: the real table's legal plays; ``None`` in rollouts,
-    where they are generated here; ``params``: the thresholds of its answers, :data:`HARD`
-    unless given)."""
+    where they are generated here; ``thresholds``: those of its answers, :data:`HARD` unless
+    given)."""
     if ctx.table is None:
         if legal is not None and not legal:
             return None
         return hard_lead(ctx, legal)
     if legal is None:
         legal = answers(ctx.hand, ctx.table, ctx.rules, ctx.chop_ctx)
-    choice = hard_respond(ctx, legal, params)
+    choice = hard_respond(ctx, legal, thresholds)
     if choice is None and not can_pass and legal:
         return legal[0]
     return choice

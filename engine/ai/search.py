@@ -121,7 +121,8 @@ weight its rollouts count for."""
 
 
 def candidates(ctx: Ctx, legal: Sequence[Combo], can_pass: bool) -> list[Combo | None]:
-    """The plays worth searching (at most ``MAX_CANDIDATES``): the ``hard`` choice first, then
+    """The plays worth searching (at most ``MAX_CANDIDATES``): the expert's own choice first
+    (``hard``'s plan with the thresholds :data:`OWN`), then
     the plan's other plays (on a lead) or the cheapest answers, then passing (on a response;
     passing is left out when six answers come before it, unless it is the ``hard`` choice:
     keeping it in measured +0.55 +- 0.83 and +0.10 +- 0.89 points on two seeds, docs/AI.md)."""

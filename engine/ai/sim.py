@@ -202,8 +202,8 @@ class Sim:
         self.cur = lead
 
     def run(self, me: int, limit: int = 4000) -> None:
-        """Play on (each seat by its policy: ``hard`` unless ``policy`` says ``normal``) until
-        ``me`` has a place or the game is over."""
+        """Play on (each seat by its policy: ``hard`` unless ``policy`` says ``normal``, ``me``
+        with the thresholds ``own``) until ``me`` has a place or the game is over."""
         noise, rng, policy, own = self.noise, self.rng, self.policy, self.own
         while not self.over and self.counts[me] and me not in self.frozen and self.steps < limit:
             seat = self.cur

@@ -7,10 +7,12 @@ from __future__ import annotations
 import random
 
 from engine import Rules, classify, parse_cards
-from engine.ai.core import HARD, SHARP, Ctx, full_mask, hard_choice
+from engine.ai import decide, hint, observe
+from engine.ai.core import HARD, SHARP, Ctx, full_mask, hard_choice, twos_or_bomb
 from engine.ai.search import OWN, candidates
 from engine.ai.sim import Sim
 from engine.combos import Combo, legal_responses
+from tests.engine._expert import hard_points
 
 
 def _facing_an_ace(opponent_cards: int) -> tuple[Ctx, list[Combo]]:
@@ -44,6 +46,7 @@ class _Logged(Sim):
     """A rollout that notes, at each play, what each set of thresholds would have played."""
 
     __slots__ = ("log",)
+    log: list[tuple[int, Combo | None, Combo | None, Combo | None]]
 
     def act(self, seat: int, play: Combo | None) -> None:
         ctx = self.ctx(seat)
@@ -76,10 +79,6 @@ def test_in_a_rollout_only_the_searching_seat_plays_by_its_own_thresholds() -> N
 
 
 def test_the_hint_spends_a_beatable_two_where_hard_keeps_it() -> None:
-    from engine.ai import decide, hint, observe
-    from engine.ai.core import twos_or_bomb
-    from tests.engine._expert import hard_points
-
     sooner = 0
     for seed in range(951, 971):
         for game in hard_points(seed):
