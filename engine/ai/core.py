@@ -393,21 +393,27 @@ def _respond(ctx: Ctx, cands: Sequence[Combo], p: Mapping[str, float]) -> Combo 
         if c[1] == hand:
             return c
     # The answer that costs the plan least (then the lowest), the first of equals; and the same
-    # among the bombs when the table is 2s or a bomb.
+    # among the bombs when the table is 2s or a bomb; with ``spare``, also among the answers that
+    # are neither 2s nor a bomb (what to answer with instead of a 2 kept for later).
     base = split_mask(hand)[0]
     want_bomb = table is not None and twos_or_bomb(table)
-    best = bomb = cands[0]
-    best_key = bomb_key = (math.inf, 0)
+    spare = p["spare"] > 0
+    best = bomb = other = cands[0]
+    best_key = bomb_key = other_key = (math.inf, 0)
     for c in cands:
         mask = c[1]
         is_bomb = want_bomb and c[0].is_bomb
-        if not is_bomb and best_key[0] < 0.0 and gain_floor(c) > best_key[0]:
+        plain = spare and not _is_control(c[0], mask)
+        bound = other_key[0] if plain else best_key[0]
+        if not is_bomb and bound < 0.0 and gain_floor(c) > bound:
             continue  # surely worse than the best so far: no need to plan without it
         key = (split_mask(hand - mask)[0] - base, (mask.bit_length() - 1) >> 1)
         if key < best_key:
             best_key, best = key, c
         if is_bomb and key < bomb_key:
             bomb_key, bomb = key, c
+        if plain and key < other_key:
+            other_key, other = key, c
     delta = best_key[0]
     m = ctx.min_opp()
     if table is not None:
@@ -417,17 +423,21 @@ def _respond(ctx: Ctx, cands: Sequence[Combo], p: Mapping[str, float]) -> Combo 
             return max(cands, key=lambda c: c[1])
     if m <= p["urgent"]:
         return best
+    most = p["delta_near"] if m <= p["near_m"] else p["delta"]
     kind = best[0]
     if _is_control(kind, best[1]):
         # Keep 2s and bombs for when they win the trick and the rest of the hand follows.
         rest = hand - best[1]
         _, plan = split_mask(rest)
         if _beatable(ctx, kind, best[1]):
-            return best if m <= p["ctrl_beatable_m"] else None
-        if len(plan) <= p["ctrl_plan"] or m <= p["ctrl_m"]:
+            if m <= p["ctrl_beatable_m"]:
+                return best
+        elif len(plan) <= p["ctrl_plan"] or m <= p["ctrl_m"]:
             return best
+        if spare and other_key[0] <= most:
+            return other  # keep the 2, answer with something else that costs the plan as little
         return None
-    if delta <= p["delta"]:
+    if delta <= most:
         return best
     return None
 
@@ -438,10 +448,13 @@ HARD: dict[str, float] = {
     "ctrl_plan": 3,
     "ctrl_m": 4,
     "delta": 0.25,
+    "near_m": 0,
+    "delta_near": 0.25,
+    "spare": 0,
 }
 """Thresholds of the ``hard`` responses (tuned in the arena)."""
 
-SHARP: dict[str, float] = {**HARD, "ctrl_beatable_m": 8}
+SHARP: dict[str, float] = {**HARD, "ctrl_beatable_m": 8, "near_m": 5, "delta_near": 1.0, "spare": 1}
 """The expert's own thresholds, for the plays it does not search (its first candidate, and its
 own later plays in every rollout): ``hard``'s, except that it spends a 2 or a bomb that the
 unseen cards could still beat once an opponent holds 8 cards or fewer, not 3. ``hard`` keeps

@@ -7,6 +7,7 @@ nothing afterwards."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 import pytest
 
@@ -14,6 +15,7 @@ from engine import Rules, classify, parse_cards
 from engine.ai.core import (
     _ANSWERS,
     HARD,
+    SHARP,
     Ctx,
     _beatable,
     _is_control,
@@ -54,8 +56,9 @@ def test_taking_out_a_play_never_lowers_the_plan_by_more_than_its_floor(decks: i
     assert checked > 2_500 * decks and pruning > checked // 10
 
 
-def _respond_by_definition(ctx: Ctx, cands: list[Combo]) -> Combo | None:
-    """``hard``'s answer as first written: every answer planned, sorted, the first taken."""
+def _respond_by_definition(ctx: Ctx, cands: list[Combo], p: Mapping[str, float]) -> Combo | None:
+    """``hard``'s answer as first written: every answer planned, sorted, the first taken (with
+    thresholds ``p``; ``spare``: instead of a kept 2, the first answer that is not a 2 or bomb)."""
     if not cands:
         return None
     hand, table = ctx.hand, ctx.table
@@ -75,25 +78,32 @@ def _respond_by_definition(ctx: Ctx, cands: list[Combo]) -> Combo | None:
                 return bombs[0][2]
         if m == 1 and table[0] is ComboKind.SINGLE:
             return max(cands, key=lambda c: c[1])
-    if m <= HARD["urgent"]:
+    if m <= p["urgent"]:
         return best
+    most = p["delta_near"] if m <= p["near_m"] else p["delta"]
     kind = best[0]
     if _is_control(kind, best[1]):
         _, plan = split_mask(hand - best[1])
         if _beatable(ctx, kind, best[1]):
-            return best if m <= HARD["ctrl_beatable_m"] else None
-        if len(plan) <= HARD["ctrl_plan"] or m <= HARD["ctrl_m"]:
+            if m <= p["ctrl_beatable_m"]:
+                return best
+        elif len(plan) <= p["ctrl_plan"] or m <= p["ctrl_m"]:
             return best
+        plain = [x for x in scored if not _is_control(x[2][0], x[2][1])]
+        if p["spare"] and plain and plain[0][0] <= most:
+            return plain[0][2]
         return None
-    return best if delta <= HARD["delta"] else None
+    return best if delta <= most else None
 
 
+@pytest.mark.parametrize("thresholds", [HARD, SHARP], ids=["hard", "expert"])
 @pytest.mark.parametrize("rules", [Rules(), Rules(double_quad=True, chop_after_pass="any_bomb"),
                                    Rules.preset("pagat")], ids=["southern", "bombs", "pagat"])
-def test_hard_answers_are_those_of_the_plain_definition(rules: Rules) -> None:
+def test_hard_answers_are_those_of_the_plain_definition(
+        rules: Rules, thresholds: Mapping[str, float]) -> None:
     rng = random.Random(str(rules))
     full = full_mask(1)
-    answered = 0
+    answered = differs = 0
     for _ in range(1500):
         hand = _hand(rng, rng.randint(1, 13), 1)
         other = _hand(rng, 13, 1)
@@ -109,10 +119,12 @@ def test_hard_answers_are_those_of_the_plain_definition(rules: Rules) -> None:
         ctx = Ctx(seat=0, hand=hand, counts=counts, table=table, owner=1, chop_ctx=chop_ctx,
                   unseen=full - hand - table[1], opponents=[1, 2, 3], rules=rules,
                   layout=rules.layout)
-        got = _respond(ctx, cands, HARD)
-        assert got == _respond_by_definition(ctx, cands)
+        got = _respond(ctx, cands, thresholds)
+        assert got == _respond_by_definition(ctx, cands, thresholds)
         answered += got is not None
+        differs += got != _respond(ctx, cands, HARD)
     assert answered > 300
+    assert (differs > 20) is (thresholds is SHARP)  # the expert's own differ, and are checked
 
 
 def test_a_search_lists_a_hands_answers_once_and_keeps_nothing_after() -> None:
