@@ -452,17 +452,31 @@ HARD: dict[str, float] = {
     "delta_near": 0.25,
     "spare": 0,
 }
-"""Thresholds of the ``hard`` responses (tuned in the arena)."""
+"""Thresholds of the ``hard`` responses (tuned in the arena): answer whatever it costs once an
+opponent holds ``urgent`` cards or fewer; a 2 or bomb the unseen cards could beat only once one
+holds ``ctrl_beatable_m`` or fewer, one they cannot when ``ctrl_plan`` parts or fewer are left
+after it or one holds ``ctrl_m`` or fewer; otherwise an answer that raises the plan's cost by at
+most ``delta`` (``delta_near`` once one holds ``near_m`` or fewer); ``spare`` (0 or 1): when a
+2 or bomb is kept, answer with the cheapest other answer within that cost rather than pass."""
 
-SHARP: dict[str, float] = {**HARD, "ctrl_beatable_m": 8, "near_m": 5, "delta_near": 1.0, "spare": 1}
+SHARP: dict[str, float] = {
+    **HARD,
+    "ctrl_beatable_m": 8,
+    "near_m": 5,
+    "delta_near": 1.0,
+    "spare": 1,
+}
 """The expert's own thresholds, for the plays it does not search (its first candidate, and its
-own later plays in every rollout): ``hard``'s, except that it spends a 2 or a bomb that the
-unseen cards could still beat once an opponent holds 8 cards or fewer, not 3. ``hard`` keeps
-them for later, and a seat that takes those tricks first goes out first more often: in
-``hard`` self-play one seat with these thresholds took 32.9% of first places against three
-``hard`` (20,000 games, paired +7.98 +- 0.53 points over ``hard`` in its place; docs/AI.md).
-The ``hard`` level keeps :data:`HARD`: it is what the table calls hard, and the expert's belief
-models a ``hard`` seat by it."""
+own later plays in every rollout): ``hard``'s, except in three answers. It spends a 2 or a bomb
+that the unseen cards could still beat once an opponent holds 8 cards or fewer, not 3; when it
+keeps a 2 or a bomb for later, it answers with its cheapest other answer if that costs its plan
+no more than it would otherwise accept, rather than passing (``spare``); and once an opponent
+holds 5 cards or fewer it accepts an answer that raises its plan's cost by up to 1.0, not 0.25
+(``near_m``, ``delta_near``). In ``hard`` self-play one seat with the first took 32.9% of first
+places against three ``hard`` (20,000 games, paired +7.98 +- 0.53 points over ``hard`` in its
+place), the other two +0.89 +- 0.31 more (33.8%; docs/AI.md). The ``hard`` level keeps
+:data:`HARD`: it is what the table calls hard, and the expert's belief models a ``hard`` seat
+by it."""
 
 
 _SETS = (ComboKind.SINGLE, ComboKind.PAIR, ComboKind.TRIPLE)

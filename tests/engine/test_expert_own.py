@@ -1,6 +1,9 @@
 """The expert's own unsearched plays: ``hard``'s plan with thresholds of its own
 (:data:`engine.ai.core.SHARP`), used for its first candidate and for its own seat in the
-rollouts; every other seat in a rollout, and the ``hard`` level itself, play by ``HARD``."""
+rollouts; every other seat in a rollout, and the ``hard`` level itself, play by ``HARD``. They
+differ in three answers: a 2 that could be beaten is spent sooner, a 2 kept for later does not
+mean passing when another answer costs the plan little, and a costlier answer is taken once an
+opponent is down to 5 cards."""
 
 from __future__ import annotations
 
@@ -42,6 +45,37 @@ def test_the_expert_spends_a_beatable_two_sooner_than_hard() -> None:
     assert candidates(ctx, legal, True)[0] is None
 
 
+def _facing(hand: str, table: str, counts: list[int]) -> tuple[Ctx, list[Combo]]:
+    rules = Rules()
+    mask = rules.layout.to_mask(parse_cards(hand))
+    played = classify(parse_cards(table))
+    assert played is not None
+    ctx = Ctx(seat=0, hand=mask, counts=counts, table=played, owner=1, chop_ctx=False,
+              unseen=full_mask(1) - mask - played[1], opponents=[1, 2, 3], rules=rules,
+              layout=rules.layout)
+    return ctx, legal_responses(mask, played, rules, False)
+
+
+def test_the_expert_keeps_its_two_and_answers_with_another_card() -> None:
+    ctx, legal = _facing("3H 4S 7C 8S 9C 10C 2D", "6D", [7, 10, 10, 10])
+    seven = ctx.layout.to_mask(parse_cards("7C"))
+    assert hard_choice(ctx, legal, True) is None  # hard's cheapest answer is its 2: it passes
+    played = hard_choice(ctx, legal, True, SHARP)
+    assert played is not None and played[1] == seven  # the 8-9-10 stays a sequence
+    assert candidates(ctx, legal, True)[0] == played
+
+
+def test_the_expert_takes_a_costlier_answer_once_an_opponent_has_five_cards() -> None:
+    tens = Rules().layout.to_mask(parse_cards("10S 10C"))
+    for cards, breaks_the_triple in ((5, True), (4, True), (6, False), (9, False)):
+        ctx, legal = _facing("3D 4C 4H 8H 10S 10C 10D QD", "6C 6D", [8, cards, 10, 10])
+        assert hard_choice(ctx, legal, True) is None
+        played = hard_choice(ctx, legal, True, SHARP)
+        assert (played is not None and played[1] == tens) is breaks_the_triple
+        if not breaks_the_triple:
+            assert played is None
+
+
 class _Logged(Sim):
     """A rollout that notes, at each play, what each set of thresholds would have played."""
 
@@ -78,8 +112,8 @@ def test_in_a_rollout_only_the_searching_seat_plays_by_its_own_thresholds() -> N
     assert seen["differs"] > 0  # the searching seat met positions the two answer differently
 
 
-def test_the_hint_spends_a_beatable_two_where_hard_keeps_it() -> None:
-    sooner = 0
+def test_the_hint_answers_where_hard_passes() -> None:
+    sooner = instead = 0
     for seed in range(951, 971):
         for game in hard_points(seed):
             obs = observe(game, 0)
@@ -87,6 +121,8 @@ def test_the_hint_spends_a_beatable_two_where_hard_keeps_it() -> None:
             as_hard = decide(game, 0, "hard")
             assert suggested is None or suggested in obs.legal
             if as_hard is None and suggested is not None:
-                assert twos_or_bomb(suggested)  # the only answers they part on: 2s and bombs
-                sooner += 1
-    assert sooner > 0
+                if twos_or_bomb(suggested):
+                    sooner += 1
+                else:
+                    instead += 1
+    assert sooner > 0 and instead > 0
