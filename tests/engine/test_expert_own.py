@@ -18,17 +18,22 @@ from engine.combos import Combo, legal_responses
 from tests.engine._expert import hard_points
 
 
+def _facing(hand: str, table: str, counts: list[int]) -> tuple[Ctx, list[Combo]]:
+    """Seat 0 holds ``hand`` and faces ``table``, led by seat 1; the seats hold ``counts``."""
+    rules = Rules()
+    mask = rules.layout.to_mask(parse_cards(hand))
+    played = classify(parse_cards(table))
+    assert played is not None
+    ctx = Ctx(seat=0, hand=mask, counts=counts, table=played, owner=1, chop_ctx=False,
+              unseen=full_mask(1) - mask - played[1], opponents=[1, 2, 3], rules=rules,
+              layout=rules.layout)
+    return ctx, legal_responses(mask, played, rules, False)
+
+
 def _facing_an_ace(opponent_cards: int) -> tuple[Ctx, list[Combo]]:
     """Seat 0 holds the lowest 2 and five small singles; seat 1 led the ace of hearts; every
     opponent holds ``opponent_cards``. The 2 is its only answer, and a higher 2 is unseen."""
-    rules = Rules()
-    hand = rules.layout.to_mask(parse_cards("2S 5C 7D 9H JC QD"))
-    table = classify(parse_cards("AH"))
-    assert table is not None
-    ctx = Ctx(seat=0, hand=hand, counts=[6, opponent_cards, opponent_cards, opponent_cards],
-              table=table, owner=1, chop_ctx=False, unseen=full_mask(1) - hand - table[1],
-              opponents=[1, 2, 3], rules=rules, layout=rules.layout)
-    return ctx, legal_responses(hand, table, rules, False)
+    return _facing("2S 5C 7D 9H JC QD", "AH", [6, *[opponent_cards] * 3])
 
 
 def test_the_expert_spends_a_beatable_two_sooner_than_hard() -> None:
@@ -43,17 +48,6 @@ def test_the_expert_spends_a_beatable_two_sooner_than_hard() -> None:
     ctx, legal = _facing_an_ace(9)  # far from the end, both keep the 2
     assert hard_choice(ctx, legal, True, SHARP) is None
     assert candidates(ctx, legal, True)[0] is None
-
-
-def _facing(hand: str, table: str, counts: list[int]) -> tuple[Ctx, list[Combo]]:
-    rules = Rules()
-    mask = rules.layout.to_mask(parse_cards(hand))
-    played = classify(parse_cards(table))
-    assert played is not None
-    ctx = Ctx(seat=0, hand=mask, counts=counts, table=played, owner=1, chop_ctx=False,
-              unseen=full_mask(1) - mask - played[1], opponents=[1, 2, 3], rules=rules,
-              layout=rules.layout)
-    return ctx, legal_responses(mask, played, rules, False)
 
 
 def test_the_expert_keeps_its_two_and_answers_with_another_card() -> None:
