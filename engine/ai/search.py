@@ -53,10 +53,11 @@ STEPS_PER_MS = 42.0
 """Simulated decisions a millisecond of budget buys. A unit costs about 25 us here, so a search
 that spends its whole budget takes about its budget (the cost of a unit varies with the planner's
 memo and the machine's load). Most decisions stop well before it (one candidate, or the carried
-deals all played), so the 95th percentile of all decisions stays within the budget: 74-80 ms at
-100 ms (docs/AI.md). 28 until 2026-12-04, when a full search took about 70% of its budget and
-the 95th percentile was 48 ms: the 50% more work took +0.88 +- 1.07 points of first places and
-+0.039 +- 0.034 chips a game over three arena seeds."""
+deals all played), so the 95th percentile of all decisions stays within the budget: 71.7 ms at
+100 ms on an idle core, 74-84 ms with both cores busy (docs/AI.md). 28 until 2026-12-04, when a
+full search took about 70% of its budget and the 95th percentile was 48 ms: the 50% more work
+took +1.30 +- 0.93 points of first places and +0.050 +- 0.030 chips a game over four arena
+seeds."""
 GUARD = 2.5
 """The wall-clock guard: a search stops after this many times its budget plus 50 ms whatever its
 work (300 ms for the default 100 ms); it only acts on a slow or overloaded machine."""
