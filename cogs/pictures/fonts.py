@@ -275,22 +275,36 @@ class Text:
         self.ascent, self.descent = ascent, descent
 
     def draw(self, img: Image.Image, x: float, y: float, fill: tuple[int, int, int],
-             anchor: str = "la", within: tuple[int, int] | None = None) -> None:
+             anchor: str = "la", within: tuple[int, int] | None = None,
+             across: tuple[int, int] | None = None) -> None:
         """Paste the text in ``fill`` at (x, y) with a Pillow-style anchor: horizontal ``l``,
         ``m`` or ``r``; vertical ``a`` (ascender), ``m`` (middle), ``s`` (baseline) or ``d``;
-        ``within``: only the rows from the first to before the last are painted."""
-        x -= {"l": 0.0, "m": self.width / 2, "r": self.width}[anchor[0]]
+        ``within``: only the rows from the first to before the last are painted; ``across``:
+        likewise the columns."""
         top, mask = self._top(y, anchor), self.mask
+        left = self._left(x, anchor)
         if within is not None and (top < within[0] or top + mask.height > within[1]):
             first = min(max(0, within[0] - top), mask.height)
             last = max(first, min(mask.height, within[1] - top))
             top, mask = top + first, mask.crop((0, first, mask.width, last))
-        img.paste(fill, (round(x) + self.left, top), mask)
+        if across is not None and (left < across[0] or left + mask.width > across[1]):
+            first = min(max(0, across[0] - left), mask.width)
+            last = max(first, min(mask.width, across[1] - left))
+            left, mask = left + first, mask.crop((first, 0, last, mask.height))
+        img.paste(fill, (left, top), mask)
 
     def rows(self, y: float, anchor: str = "la") -> tuple[int, int]:
         """The rows (first, last + 1) that :meth:`draw` at ``y`` with ``anchor`` paints."""
         top = self._top(y, anchor)
         return top, top + self.mask.height
+
+    def columns(self, x: float, anchor: str = "la") -> tuple[int, int]:
+        """The columns (first, last + 1) that :meth:`draw` at ``x`` with ``anchor`` paints."""
+        left = self._left(x, anchor)
+        return left, left + self.mask.width
+
+    def _left(self, x: float, anchor: str) -> int:
+        return round(x - {"l": 0.0, "m": self.width / 2, "r": self.width}[anchor[0]]) + self.left
 
     def _top(self, y: float, anchor: str) -> int:
         baseline = {"a": y + self.ascent, "m": y + (self.ascent - self.descent) / 2,

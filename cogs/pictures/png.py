@@ -11,6 +11,13 @@ is mapped onto the palette and compressed once (a raw deflate stream ended at a 
 so bands can be put side by side) and kept; a picture is its bands' bytes joined into one zlib
 stream with the checksum combined from theirs. The result is an ordinary PNG (palette, 8 bits,
 no filter) that any decoder reads.
+
+A band that changed is not drawn whole either: its width is cut into columns (a board's side
+plates, and the table between them), each known by the parts drawn across it, and each kept
+mapped onto the palette (uncompressed: a band's rows are compressed together). Only the columns
+that changed are drawn and mapped; the band's rows are then put together from its columns and
+compressed. When a side plate's turn ends, the rows it shares with the other side plate and the
+table are not drawn again.
 """
 
 from __future__ import annotations
@@ -23,9 +30,14 @@ import types
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from PIL import Image
+
+if TYPE_CHECKING:
+    from PIL._imaging import ImagingCore as Tile
+else:
+    Tile = object
 
 deflate: types.ModuleType = zlib
 """What compresses the bands: Intel's ISA-L (``isal``, a dependency) where it is installed,
@@ -56,9 +68,15 @@ of bytes for the felt, a few KB for a row of cards): about 6 MB once full, 12 MB
 steps' numbers and keys."""
 MAX_PARTS = 16384
 """Parts kept with their number (a band's key names its parts by number)."""
+MAX_TILE_BYTES = 8 * 1024 * 1024
+"""Memory for the columns of bands kept mapped (palette indices, a byte a pixel: 4-6 KB a
+column of a board's band), the least recently used dropped first. The boards of 50 tables in
+a server's order (``benchmarks.pictures --interleave 50``) drew 5.5 of a board's 21.6 columns
+of changed bands with 4 MB, 4.4 with 8 MB, 4.2 with 12 MB and 4.1 with 24 MB."""
 
-Part = tuple[int, int, Hashable]
-"""What a drawing step painted: its rows (first, last + 1) and everything it drew with."""
+Part = tuple[int, int, Hashable, int, int]
+"""What a drawing step painted: its rows (first, last + 1), everything it drew with, and its
+columns (first, last + 1). Nothing is painted outside those rows and columns."""
 Band = tuple[bytes, int, int]
 """A band compressed: raw deflate bytes ending at a byte boundary, the Adler-32 and the length
 of the rows compressed."""
@@ -100,7 +118,7 @@ def compress_band(rows: bytes | memoryview) -> Band:
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return (struct.pack(">I", len(data)) + kind + data
-            + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind))))
+            + struct.pack(">I", deflate.crc32(data, deflate.crc32(kind))))
 
 
 def assemble(width: int, height: int, colours: bytes, bands: Sequence[Band]) -> bytes:
@@ -134,15 +152,20 @@ def _unfiltered_rows(mapped: Image.Image) -> bytes:
 
 
 class BandFigures(NamedTuple):
-    """A band cache's size and use (each drawing process reports its own)."""
+    """A band cache's size and use (each drawing process reports its own): ``bytes`` is the
+    memory of the compressed bands and of the columns kept mapped together."""
 
     bands: int
     bytes: int
     hits: int
     misses: int
+    tiles: int = 0
+    """Columns of bands kept mapped."""
+    tile_hits: int = 0
+    tile_misses: int = 0
 
 
-NO_BANDS = BandFigures(0, 0, 0, 0)
+NO_BANDS = BandFigures(0, 0, 0, 0, 0, 0, 0)
 """The figures of an empty cache (a drawing process that has drawn nothing yet)."""
 
 
@@ -151,15 +174,21 @@ class BandCache:
     threads. A part's number is never given to another part, so a band whose part was
     forgotten is only missed, never mistaken."""
 
-    def __init__(self, max_bands: int = MAX_BANDS, max_parts: int = MAX_PARTS) -> None:
+    def __init__(self, max_bands: int = MAX_BANDS, max_parts: int = MAX_PARTS,
+                 max_tile_bytes: int = MAX_TILE_BYTES) -> None:
         self.max_bands, self.max_parts = max_bands, max_parts
+        self.max_tile_bytes = max_tile_bytes
         self._bands: OrderedDict[Hashable, Band] = OrderedDict()
         self._parts: OrderedDict[Hashable, int] = OrderedDict()
+        self._tiles: OrderedDict[Hashable, Tile] = OrderedDict()
         self._numbers = itertools.count()
         self._lock = threading.Lock()
         self._bytes = 0
+        self._tile_bytes = 0
         self.hits = 0
         self.misses = 0
+        self.tile_hits = 0
+        self.tile_misses = 0
 
     def __len__(self) -> int:
         return len(self._bands)
@@ -169,9 +198,40 @@ class BandCache:
         """Memory held by the compressed bands."""
         return self._bytes
 
+    @property
+    def tile_bytes(self) -> int:
+        """Memory held by the columns kept mapped."""
+        return self._tile_bytes
+
     def figures(self) -> BandFigures:
         """What the bot's figures line reports of this cache."""
-        return BandFigures(len(self._bands), self._bytes, self.hits, self.misses)
+        return BandFigures(len(self._bands), self._bytes + self._tile_bytes, self.hits,
+                           self.misses, len(self._tiles), self.tile_hits, self.tile_misses)
+
+    def get_tiles(self, keys: Sequence[Hashable]) -> list[Tile | None]:
+        """Each key's column of a band mapped onto the palette (None: not kept), under one
+        lock: Pillow's image core (mode ``P``) without the :class:`~PIL.Image.Image` around it
+        (a crop of the core takes a quarter of the time)."""
+        found: list[Tile | None] = []
+        with self._lock:
+            tiles, hits = self._tiles, 0
+            for key in keys:
+                tile = tiles.get(key)
+                if tile is not None:
+                    tiles.move_to_end(key)
+                    hits += 1
+                found.append(tile)
+            self.tile_hits += hits
+            self.tile_misses += len(keys) - hits
+        return found
+
+    def put_tile(self, key: Hashable, tile: Tile) -> None:
+        with self._lock:
+            old = self._tiles.pop(key, None)
+            self._tiles[key] = tile
+            self._tile_bytes += _pixels(tile) - (0 if old is None else _pixels(old))
+            while self._tile_bytes > self.max_tile_bytes and len(self._tiles) > 1:
+                self._tile_bytes -= _pixels(self._tiles.popitem(last=False)[1])
 
     def numbers(self, keys: Sequence[Hashable]) -> list[int]:
         """Each part's number (a new one for a part not seen, or forgotten)."""
@@ -212,49 +272,90 @@ class BandCache:
                 self._bytes -= len(self._bands.popitem(last=False)[1][0])
 
 
+def _pixels(tile: Tile) -> int:
+    width, height = tile.size
+    return int(width) * int(height)
+
+
 shared = BandCache()
 """The bands of this process (a drawing process draws every board it is given through it)."""
 
 
-Draw = Callable[[Sequence[int], int, int], Image.Image]
-"""``draw(indices, top, bottom)``: the picture's rows ``top`` to ``bottom`` (an RGB image that
-tall): the background with the parts ``indices`` drawn over it, in order. ``top`` is a
-multiple of :data:`BAND_ROWS`."""
+Draw = Callable[[Sequence[int], int, int, int, int], Image.Image]
+"""``draw(indices, top, bottom, left, right)``: the picture's rows ``top`` to ``bottom`` and
+columns ``left`` to ``right`` (an RGB image that size): the background with the parts
+``indices`` drawn over it, in order. ``top`` is a multiple of :data:`BAND_ROWS` and ``left``
+one of the picture's column edges."""
 
 
 def encode_parts(size: tuple[int, int], parts: Sequence[Part], draw: Draw,
-                 palette: Image.Image, salt: Hashable, cache: BandCache = shared) -> bytes:
+                 palette: Image.Image, salt: Hashable, cache: BandCache = shared,
+                 columns: Sequence[int] = ()) -> bytes:
     """PNG bytes of a picture of ``size`` made of ``parts`` over a background that ``salt``
     determines, mapped onto ``palette``: bands seen before, with the same parts over them, come
-    from ``cache``; for the others ``draw`` draws the parts over them (:data:`Draw`), whose
-    rows are then mapped and compressed."""
+    from ``cache``; a band not seen before is put together from its columns (cut at
+    ``columns``, the inner edges, each even; none: one column), each column of it seen before
+    with the same parts over it coming from ``cache`` too and the others drawn by ``draw``
+    (:data:`Draw`) and mapped onto the palette; the band is then compressed."""
     width, height = size
+    edges = (0, *columns, width)
+    spans = list(itertools.pairwise(edges))
     numbers = cache.numbers([part[2] for part in parts])
     count = -(-height // BAND_ROWS)
     over: list[list[int]] = [[] for _ in range(count)]  # the parts over each band, in order
-    for index, (first, last, _) in enumerate(parts):
-        for band in range(max(0, first // BAND_ROWS), min(count, -(-last // BAND_ROWS))):
+    for index, part in enumerate(parts):
+        for band in range(max(0, part[0] // BAND_ROWS), min(count, -(-part[1] // BAND_ROWS))):
             over[band].append(index)
     keys: list[Hashable] = [(salt, width, band, height, tuple(numbers[i] for i in indices))
                             for band, indices in enumerate(over)]
     bands = cache.get_many(keys)
     missing = [band for band, found in enumerate(bands) if found is None]
     if missing:
-        runs: list[list[int]] = []  # missing bands next to each other, drawn and mapped at once
+        # each missing band's columns: the parts over them, in order, and their keys
+        inside: list[list[list[int]]] = []
+        tile_keys: list[Hashable] = []
         for band in missing:
-            if runs and runs[-1][-1] == band - 1:
-                runs[-1].append(band)
-            else:
-                runs.append([band])
-        step = (width + 1) * BAND_ROWS
-        for run in runs:
-            top, bottom = run[0] * BAND_ROWS, min(height, (run[-1] + 1) * BAND_ROWS)
-            img = draw(sorted({index for band in run for index in over[band]}), top, bottom)
-            mapped = img.quantize(palette=palette, dither=Image.Dither.NONE)
-            pixels = memoryview(_unfiltered_rows(mapped))
-            for offset, band in enumerate(run):
-                made = compress_band(pixels[offset * step:(offset + 1) * step])
-                cache.put(keys[band], made)
-                bands[band] = made
+            row: list[list[int]] = []
+            for left, right in spans:
+                indices = [i for i in over[band] if parts[i][3] < right and parts[i][4] > left]
+                row.append(indices)
+                tile_keys.append((salt, width, height, band, left, right,
+                                  tuple(numbers[i] for i in indices)))
+            inside.append(row)
+        tiles = cache.get_tiles(tile_keys)
+        across = len(spans)
+        for column, (left, right) in enumerate(spans):
+            # this column's missing tiles, drawn and mapped at once where their bands are next
+            # to each other
+            runs: list[list[int]] = []  # indices into ``missing``
+            for at, band in enumerate(missing):
+                if tiles[at * across + column] is not None:
+                    continue
+                if runs and missing[runs[-1][-1]] == band - 1:
+                    runs[-1].append(at)
+                else:
+                    runs.append([at])
+            for run in runs:
+                top = missing[run[0]] * BAND_ROWS
+                bottom = min(height, (missing[run[-1]] + 1) * BAND_ROWS)
+                wanted = sorted({i for at in run for i in inside[at][column]})
+                mapped = draw(wanted, top, bottom, left, right).quantize(
+                    palette=palette, dither=Image.Dither.NONE)
+                for offset, at in enumerate(run):
+                    first = offset * BAND_ROWS
+                    tile = mapped.im if len(run) == 1 else mapped.im.crop(
+                        (0, first, right - left, min(bottom - top, first + BAND_ROWS)))
+                    cache.put_tile(tile_keys[at * across + column], tile)
+                    tiles[at * across + column] = tile
+        for at, band in enumerate(missing):
+            rows = min(BAND_ROWS, height - band * BAND_ROWS)
+            joined = Image.new("P", (width + 1, rows), 0)  # each row after its filter byte (0)
+            for column, (left, right) in enumerate(spans):
+                tile = tiles[at * across + column]
+                assert tile is not None
+                joined.im.paste(tile, (left + 1, 0, right + 1, rows))
+            made = compress_band(joined.tobytes())
+            cache.put(keys[band], made)
+            bands[band] = made
     colours = bytes(palette.getpalette() or [])
     return assemble(width, height, colours, [band for band in bands if band is not None])

@@ -108,11 +108,12 @@ def _felt(size: tuple[int, int]) -> Image.Image:
 
 def _label(img: Image.Image, fonts: Fonts, x: float, y: float, text: str, size: int,
            fill: tuple[int, int, int], anchor: str = "la", *, bold: bool = True,
-           within: tuple[int, int] | None = None) -> float:
-    """Draw a line of text (cached mask), only in the rows ``within`` if given; returns its
-    width."""
+           within: tuple[int, int] | None = None,
+           across: tuple[int, int] | None = None) -> float:
+    """Draw a line of text (cached mask), only in the rows ``within`` and the columns
+    ``across`` if given; returns its width."""
     line = fonts.text(text, size, bold)
-    line.draw(img, x, y, fill, anchor, within)
+    line.draw(img, x, y, fill, anchor, within, across)
     return line.width
 
 
@@ -203,9 +204,10 @@ def _plate(x: int, y: int, fill: tuple[int, int, int], outline: tuple[int, int, 
 
 
 def _draw_seat(fonts: Fonts, view: BoardView, index: int, seat: SeatView, x: int, y: int,
-               img: Image.Image, dy: int) -> None:
-    """Draw a seat's plate (its top at row ``y`` of the board) on ``img``, whose first row is
-    the board's row ``dy``: nothing outside the rows of :func:`_plate_rows`. The canvas comes
+               img: Image.Image, dx: int = 0, dy: int = 0) -> None:
+    """Draw a seat's plate (its top left corner at column ``x`` and row ``y`` of the board) on
+    ``img``, whose first column and row are the board's ``dx`` and ``dy``: nothing outside the
+    rows of :func:`_plate_rows` and the columns of :func:`_plate_columns`. The canvas comes
     last, so that a board's step (:data:`Paint`) is this function with the rest given."""
     turn = seat.turn and not view.finished
     dim = seat.passed and not turn and not view.finished
@@ -216,7 +218,7 @@ def _draw_seat(fonts: Fonts, view: BoardView, index: int, seat: SeatView, x: int
         outline = MARK_AWAY
     plate = _plate(x, y, PLATE_TURN if turn else (PLATE_PASSED if dim else PLATE), outline,
                    flag, TEXT_DARK if turn else PLATE_EDGE)
-    y -= dy  # the plate's felt is the board's; the rest is drawn where img has it
+    x, y = x - dx, y - dy  # the plate's felt is the board's; the rest is drawn where img has it
     img.paste(plate, (x - RING, y - RING))
     ink = TEXT_DARK if turn else (TEXT_DIM if dim else TEXT)
     # Row 1: seat number and name (and the chip change at the end, right-aligned). A name's
@@ -230,7 +232,8 @@ def _draw_seat(fonts: Fonts, view: BoardView, index: int, seat: SeatView, x: int
         width = _label(img, fonts, name_right, cy, text, 21, TEXT_DARK if turn else colour, "rm")
         name_right -= round(width) + 8
     name, size = _fit_name(fonts, seat, name_right - (cx + 20))
-    _label(img, fonts, cx + 20, cy, name, size, ink, "lm", within=_plate_rows(y))
+    _label(img, fonts, cx + 20, cy, name, size, ink, "lm", within=_plate_rows(y),
+           across=_plate_columns(x))
     # Row 2: the cards held as a stack of backs, the count, and a mark; at the end of a game
     # shown face up (lật bài) across the plate instead.
     row_y = y + 50
@@ -254,6 +257,12 @@ def _draw_seat(fonts: Fonts, view: BoardView, index: int, seat: SeatView, x: int
 def _plate_rows(y: int) -> tuple[int, int]:
     """The rows (first, last + 1) of a plate whose top is at ``y``, its ring included."""
     return y - RING, y + PLATE_H + RING + 1
+
+
+def _plate_columns(x: int) -> tuple[int, int]:
+    """The columns (first, last + 1) of a plate whose left edge is at ``x``, its ring
+    included."""
+    return x - RING, x + PLATE_W + RING + 1
 
 
 def _with_name(fonts: Fonts, text: str, seat: SeatView, size: int, room: float) -> str:
@@ -291,12 +300,17 @@ def _draw_cards(img: Image.Image, fonts: Fonts, cards: tuple[Card, ...], width: 
                      y + dy)
 
 
-Paint = Callable[[Image.Image, int], None]
-"""``paint(img, dy)``: a step drawn on ``img``, whose first row is the board's row ``dy`` (a
-canvas of some of the board's rows: what falls outside it is not drawn). ``dy`` is a multiple
-of 2, so that Python's rounding (half to even) places everything as on the whole board."""
-Step = tuple[int, int, Hashable, Paint]
-"""A drawing step of a board: its rows (first, last + 1), its exact arguments, and the drawing."""
+Paint = Callable[[Image.Image, int, int], None]
+"""``paint(img, dx, dy)``: a step drawn on ``img``, whose first column and row are the board's
+``dx`` and ``dy`` (a canvas of some of the board's rows and columns: what falls outside it is
+not drawn). Both are multiples of 2, so that Python's rounding (half to even) places everything
+as on the whole board."""
+Step = tuple[int, int, Hashable, int, int, Paint]
+"""A drawing step of a board: its rows (first, last + 1), its exact arguments, its columns
+(first, last + 1), and the drawing."""
+COLUMNS = (10 + PLATE_W + 10, BOARD_SIZE[0] - (10 + PLATE_W + 10))
+"""Where a board's bands are cut into columns (:func:`.png.encode_parts`): between the side
+plates of four to eight seats and the table (the play, the top and bottom plates of four)."""
 
 
 def board_parts(view: BoardView, fonts: Fonts) -> list[Step]:
@@ -309,16 +323,17 @@ def board_parts(view: BoardView, fonts: Fonts) -> list[Step]:
               anchor: str) -> None:
         line = fonts.text(text, size, True)
 
-        def paint(img: Image.Image, dy: int) -> None:
-            line.draw(img, x, y - dy, fill, anchor)
+        def paint(img: Image.Image, dx: int, dy: int) -> None:
+            line.draw(img, x - dx, y - dy, fill, anchor)
 
-        parts.append((*line.rows(y, anchor), ("label", x, y, text, size, fill, anchor), paint))
+        parts.append((*line.rows(y, anchor), ("label", x, y, text, size, fill, anchor),
+                      *line.columns(x, anchor), paint))
 
     n = len(view.seats)
     for index, (seat, (x, y)) in enumerate(zip(view.seats, _slots(n, view.direction),
                                                strict=True)):
         parts.append((*_plate_rows(y), ("seat", index, x, y, seat, view.finished, view.words),
-                      partial(_draw_seat, fonts, view, index, seat, x, y)))
+                      *_plate_columns(x), partial(_draw_seat, fonts, view, index, seat, x, y)))
     w, h = BOARD_SIZE
     sides = n >= 4
     x0 = 10 + PLATE_W + 12 if sides else 50
@@ -348,9 +363,9 @@ def board_parts(view: BoardView, fonts: Fonts) -> list[Step]:
         lo, hi = (x0, x1) if fits else (50, w - 50)
         played = view.to_beat
         tall = max(card_sprite(card, BOARD_CARD_W, fonts).height for card in played)
-        parts.append((cards_y, cards_y + tall, ("cards", played, lo, hi, cards_y),
-                      lambda img, dy: _draw_cards(img, fonts, played, BOARD_CARD_W, lo, hi,
-                                                     cards_y - dy)))
+        parts.append((cards_y, cards_y + tall, ("cards", played, lo, hi, cards_y), lo - 1, hi + 2,
+                      lambda img, dx, dy: _draw_cards(img, fonts, played, BOARD_CARD_W, lo - dx,
+                                                         hi - dx, cards_y - dy)))
     else:
         text = fonts.fit(view.note or words.new_lead, 34, True, x1 - x0 - 8)
         if view.note is None and view.lead_by is not None:  # who won the trick (and leads)
@@ -365,18 +380,19 @@ def board_parts(view: BoardView, fonts: Fonts) -> list[Step]:
 def _paint(parts: list[Step], wanted: Sequence[int]) -> Image.Image:
     img = _felt(BOARD_SIZE).copy()
     for index in wanted:
-        parts[index][3](img, 0)
+        parts[index][5](img, 0, 0)
     return img
 
 
-def _paint_rows(parts: list[Step], wanted: Sequence[int], top: int,
-                bottom: int) -> Image.Image:
-    """The board's rows ``top`` to ``bottom`` with the steps ``wanted`` drawn over the felt
-    (:data:`.png.Draw`): a canvas of those rows alone, so that a step crossing them (a side
-    plate beside a changed play) is drawn only where they are, not whole."""
-    img = _felt(BOARD_SIZE).crop((0, top, BOARD_SIZE[0], bottom))
+def _paint_rows(parts: list[Step], wanted: Sequence[int], top: int, bottom: int, left: int,
+                right: int) -> Image.Image:
+    """The board's rows ``top`` to ``bottom`` and columns ``left`` to ``right`` with the steps
+    ``wanted`` drawn over the felt (:data:`.png.Draw`): a canvas of those alone, so that a step
+    crossing them (a side plate beside a changed play) is drawn only where they are, not
+    whole."""
+    img = _felt(BOARD_SIZE).crop((left, top, right, bottom))
     for index in wanted:
-        parts[index][3](img, top)
+        parts[index][5](img, left, top)
     return img
 
 
@@ -438,5 +454,5 @@ def board_png(view: BoardView, fonts: Fonts, cache: BandCache = shared) -> bytes
     with the rows that an earlier board showed the same way taken from ``cache`` (:mod:`.png`):
     about a third of the cost."""
     parts = board_parts(view, fonts)
-    return encode_parts(BOARD_SIZE, [part[:3] for part in parts], partial(_paint_rows, parts),
-                        palette(fonts), fonts, cache)
+    return encode_parts(BOARD_SIZE, [part[:5] for part in parts], partial(_paint_rows, parts),
+                        palette(fonts), fonts, cache, COLUMNS)

@@ -12,13 +12,23 @@ import random
 import zlib
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from benchmarks.engine import random_action
 from cogs.pictures import BoardView, Fonts, HandView, SeatView, board_view
 from cogs.pictures import png as png_mod
+from cogs.pictures import render as render_module
 from cogs.pictures.png import BAND_ROWS, BandCache, adler32_combine
-from cogs.pictures.render import BOARD_SIZE, board_png, encode, palette, render_board, render_hand
+from cogs.pictures.render import (
+    BOARD_SIZE,
+    COLUMNS,
+    board_parts,
+    board_png,
+    encode,
+    palette,
+    render_board,
+    render_hand,
+)
 from engine import Game, Rules, parse_cards
 
 from .test_names_and_flags import HOSTILE_NAMES
@@ -90,15 +100,17 @@ def test_bands_are_compressed_by_isa_l_where_installed() -> None:
 
 
 def test_a_board_from_bands_is_the_whole_board(fonts: Fonts, compressor: str) -> None:
-    # A small cache forgets bands and parts while the games go on: a band is then drawn again,
-    # never mistaken for another.
-    cache = BandCache(max_bands=60, max_parts=40)
+    # A small cache forgets bands, parts and columns while the games go on: a band is then
+    # drawn again, never mistaken for another.
+    cache = BandCache(max_bands=60, max_parts=40, max_tile_bytes=120_000)
     boards = _games(1)
     for view in boards + boards[::5]:  # and again, mostly from the cache
         data = board_png(view, fonts, cache)
         zlib.decompress(_idat(data))  # a strict decoder: the checksum combined right
         assert _pixels(data) == _pixels(_pillows(render_board(view, fonts), fonts)), view
     assert cache.hits > 0 and cache.misses > 0
+    assert cache.tile_hits > 0 and cache.tile_misses > 0
+    assert cache.tile_bytes <= 120_000
 
 
 def test_bands_of_both_compressors_join_into_one_picture(fonts: Fonts,
@@ -161,7 +173,54 @@ def test_the_shared_cache_is_bounded() -> None:
         cache.put(key, (b"x" * key, 1, key))
     assert len(cache) == 3 and cache.bytes == 7 + 8 + 9
     cache.put(9, (b"xx", 1, 2))  # a band put again is counted once
-    assert cache.figures() == (3, 7 + 8 + 2, 0, 0)
+    assert cache.figures() == (3, 7 + 8 + 2, 0, 0, 0, 0, 0)
+    tile = Image.new("P", (100, 16)).im  # 1,600 bytes
+    for key in range(5):
+        cache.put_tile(key, tile)
+    assert cache.tile_bytes == 5 * 1600
+    cache.max_tile_bytes = 3_500
+    cache.put_tile(5, tile)  # the oldest columns go until the rest fit
+    assert cache.tile_bytes == 2 * 1600 and cache.get_tiles([3, 4, 5]) == [None, tile, tile]
+    assert cache.figures() == (3, 17 + 3200, 0, 0, 2, 2, 1)
     numbers = cache.numbers(["a", "b", "c", "a"])
     assert numbers[:3] == [0, 1, 2] and numbers[3] == 3  # "a" was forgotten: a new number
     assert png_mod.shared.max_bands == png_mod.MAX_BANDS
+
+
+def test_only_the_columns_that_changed_are_drawn_again(fonts: Fonts) -> None:
+    # Four seats: the side plates sit in columns of their own. Seat 2 (on the left) played a
+    # card: its plate's bands are new, but of each only the left column is drawn; the table
+    # and the other side plate in those rows come from the cache.
+    cache = BandCache()
+    seats = tuple(SeatView(name, 13) for name in ("An", "Bình", "Chi", "Dũng"))
+    before = BoardView(3, 10, seats, tuple(parse_cards("3s 3c")), 1)
+    board_png(before, fonts, cache)
+    across = len(COLUMNS) + 1
+    bands = -(-BOARD_SIZE[1] // BAND_ROWS)
+    assert cache.tile_misses == across * bands and cache.tile_hits == 0
+    after = BoardView(3, 10, (seats[0], SeatView("Bình", 12), *seats[2:]),
+                      tuple(parse_cards("3s 3c")), 1)
+    data = board_png(after, fonts, cache)
+    new = cache.misses - bands
+    assert 0 < new <= -(-(100 + 2 * 4) // BAND_ROWS) + 1
+    assert cache.tile_misses == across * bands + new  # one column of each new band
+    assert cache.tile_hits == (across - 1) * new
+    assert _pixels(data) == _pixels(_pillows(render_board(after, fonts), fonts))
+
+
+def test_each_step_paints_only_its_rows_and_columns(fonts: Fonts) -> None:
+    # What a band's columns are known by holds only if no step paints outside the rows and
+    # columns it gives: each step of every fifth board, alone on the bare felt.
+    felt = render_module._felt(BOARD_SIZE)
+    boards = _games(2)[::5]
+    checked = 0
+    for view in boards:
+        for first, last, _, left, right, paint in board_parts(view, fonts):
+            img = felt.copy()
+            paint(img, 0, 0)
+            box = ImageChops.difference(img, felt).getbbox()
+            if box is not None:
+                assert left <= box[0] and box[2] <= right, view
+                assert first <= box[1] and box[3] <= last, view
+                checked += 1
+    assert checked > 5 * len(boards)
