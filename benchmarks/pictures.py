@@ -173,7 +173,7 @@ def interleaved(tables: int, seed: int, rounds: int = 3) -> None:
     other = bytearray(32 * 1024 * 1024)
     for cold in (False, True):
         results: list[float] = []
-        reused = 0.0
+        reused = columns = 0.0
         for _ in range(rounds):
             cache = png.BandCache()
             spent = 0.0
@@ -185,9 +185,11 @@ def interleaved(tables: int, seed: int, rounds: int = 3) -> None:
                 spent += time.thread_time() - start
             results.append(spent * 1000 / len(order))
             reused = cache.hits / (cache.hits + cache.misses)
+            columns = cache.tile_misses / len(order)
         print(f"{len(order)} boards of {tables} tables interleaved, caches "
               f"{'cold' if cold else 'warm'}: {statistics.median(results):.2f} ms CPU a board "
-              f"(median of {rounds}; {100 * reused:.0f}% of bands reused)")
+              f"(median of {rounds}; {100 * reused:.0f}% of bands reused, {columns:.1f} "
+              "columns of them drawn a board)")
 
 
 def _percentile(values: Sequence[float], q: float) -> float:

@@ -313,11 +313,13 @@ _PICTURES_RE = re.compile(
     r"cache (\d+) pictures, (\d+) KB, "
     r"(\d+) hits, (\d+) misses; (\d+) failed; staleness p50 (\d+) ms, p95 (\d+) ms over (\d+)"
     r"(?:; pool (\d+) workers, queue (\d+) \(peak (\d+)\), (\d+) dropped, (\d+) replaced)?"
-    r"(?:, \d+ retried)?(?:; bands (\d+) \((\d+) KB, (\d+)% reused\))?")
+    r"(?:, \d+ retried)?(?:; bands (\d+) \((\d+) KB, (\d+)% reused\))?"
+    r"(?:, columns (\d+) \((\d+)% reused\))?")
 _PICTURE_FIELDS = ("drawn", "per_s", "ms_each", "boards_drawn", "hands_drawn", "cache_entries",
                    "cache_kb", "hits", "misses", "failed", "staleness_p50_ms",
                    "staleness_p95_ms", "shown", "workers", "queue", "queue_peak", "dropped",
-                   "replaced", "bands", "bands_kb", "bands_reused_pct")
+                   "replaced", "bands", "bands_kb", "bands_reused_pct", "columns",
+                   "columns_reused_pct")
 
 
 def scan_pictures(path: Path) -> dict[str, float]:
@@ -340,6 +342,8 @@ def _pictures_line(p: dict[str, float]) -> str:
     if "bands" in p:
         pool += (f" · bands {p['bands']:.0f} ({p['bands_kb']:.0f} KB, "
                  f"{p['bands_reused_pct']:.0f}% reused)")
+    if "columns" in p:
+        pool += f", columns {p['columns']:.0f} ({p['columns_reused_pct']:.0f}% reused)"
     kinds = (f" ({p['boards_drawn']:.0f} boards, {p['hands_drawn']:.0f} hands)"
              if "boards_drawn" in p else "")
     return (f"{p['drawn']:.0f} drawn{kinds} ({p['per_s']}/s, {p['ms_each']} ms CPU each) · cache "

@@ -328,7 +328,10 @@ class Pictures:
                          f"replaced, {pool.retried} retried")
         bands = pool.bands if pool is not None else band_cache.figures()
         parts.append(f"bands {bands.bands} ({bands.bytes / 1024:.0f} KB, "
-                     f"{bands.hits / max(1, bands.hits + bands.misses):.0%} reused)")
+                     f"{bands.hits / max(1, bands.hits + bands.misses):.0%} reused), "
+                     f"columns {bands.tiles} ("
+                     f"{bands.tile_hits / max(1, bands.tile_hits + bands.tile_misses):.0%} "
+                     "reused)")
         return "; ".join(parts)
 
     # ----------------------------------------------------------------- waiting, or here
