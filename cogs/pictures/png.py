@@ -170,9 +170,10 @@ NO_BANDS = BandFigures(0, 0, 0, 0, 0, 0, 0)
 
 
 class BandCache:
-    """Compressed bands by key and parts by number, both bounded; safe to share between
-    threads. A part's number is never given to another part, so a band whose part was
-    forgotten is only missed, never mistaken."""
+    """Compressed bands by key, the columns of bands mapped onto the palette by key, and parts
+    by number, all bounded; safe to share between threads. A part's number is never given to
+    another part, so a band or a column whose part was forgotten is only missed, never
+    mistaken."""
 
     def __init__(self, max_bands: int = MAX_BANDS, max_parts: int = MAX_PARTS,
                  max_tile_bytes: int = MAX_TILE_BYTES) -> None:
