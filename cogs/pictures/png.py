@@ -5,12 +5,12 @@ Consecutive boards of a table differ in a few places (a plate, the play in the m
 their rows show what the board before showed, or what another table's shows (the felt). Mapping
 the whole picture onto the palette and compressing it every time was most of a board's cost.
 Here the picture is cut into bands of :data:`BAND_ROWS` rows. A band is known by the parts drawn
-across its rows (:data:`Part`: the rows a drawing step painted and its exact arguments), in
-drawing order: two boards whose bands have the same parts have the same pixels there. Each band
-is mapped onto the palette and compressed once (a raw deflate stream ended at a byte boundary,
-so bands can be put side by side) and kept; a picture is its bands' bytes joined into one zlib
-stream with the checksum combined from theirs. The result is an ordinary PNG (palette, 8 bits,
-no filter) that any decoder reads.
+across its rows (:data:`Part`: the rows a drawing step painted, its exact arguments and its
+columns), in drawing order: two boards whose bands have the same parts have the same pixels
+there. Each band is mapped onto the palette and compressed once (a raw deflate stream ended at
+a byte boundary, so bands can be put side by side) and kept; a picture is its bands' bytes
+joined into one zlib stream with the checksum combined from theirs. The result is an ordinary
+PNG (palette, 8 bits, no filter) that any decoder reads.
 
 A band that changed is not drawn whole either: its width is cut into columns (a board's side
 plates, and the table between them), each known by the parts drawn across it, and each kept

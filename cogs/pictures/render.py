@@ -315,8 +315,9 @@ plates of four to eight seats and the table (the play, the top and bottom plates
 
 def board_parts(view: BoardView, fonts: Fonts) -> list[Step]:
     """The board's drawing steps in order, each with the rows it paints (first, last + 1),
-    known before it is drawn, and its exact arguments (:data:`.png.Part`): two boards with
-    the same steps over some rows have the same pixels there (the rest is the bare felt)."""
+    known before it is drawn, its exact arguments and its columns (:data:`.png.Part`): two
+    boards with the same steps over some rows and columns have the same pixels there (the rest
+    is the bare felt)."""
     parts: list[Step] = []
 
     def label(x: float, y: float, text: str, size: int, fill: tuple[int, int, int],
