@@ -284,12 +284,10 @@ class Text:
         top, mask = self._top(y, anchor), self.mask
         left = self._left(x, anchor)
         if within is not None and (top < within[0] or top + mask.height > within[1]):
-            first = min(max(0, within[0] - top), mask.height)
-            last = max(first, min(mask.height, within[1] - top))
+            first, last = _inside(top, mask.height, within)
             top, mask = top + first, mask.crop((0, first, mask.width, last))
         if across is not None and (left < across[0] or left + mask.width > across[1]):
-            first = min(max(0, across[0] - left), mask.width)
-            last = max(first, min(mask.width, across[1] - left))
+            first, last = _inside(left, mask.width, across)
             left, mask = left + first, mask.crop((first, 0, last, mask.height))
         img.paste(fill, (left, top), mask)
 
@@ -310,6 +308,13 @@ class Text:
         baseline = {"a": y + self.ascent, "m": y + (self.ascent - self.descent) / 2,
                     "s": y, "d": y - self.descent}[anchor[1]]
         return round(baseline) + self.top
+
+
+def _inside(start: int, length: int, bounds: tuple[int, int]) -> tuple[int, int]:
+    """The part (first, last + 1) of ``length`` pixels from ``start`` that lies in ``bounds``
+    (first, last + 1), counted from ``start``."""
+    first = min(max(0, bounds[0] - start), length)
+    return first, max(first, min(length, bounds[1] - start))
 
 
 def fit_text(text: str, font: Font, width: float) -> str:

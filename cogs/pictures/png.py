@@ -30,7 +30,7 @@ import types
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from PIL import Image
 
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from PIL._imaging import ImagingCore as Tile
 else:
     Tile = object
+
+T = TypeVar("T")
 
 deflate: types.ModuleType = zlib
 """What compresses the bands: Intel's ISA-L (``isal``, a dependency) where it is installed,
@@ -213,15 +215,9 @@ class BandCache:
         """Each key's column of a band mapped onto the palette (None: not kept), under one
         lock: Pillow's image core (mode ``P``) without the :class:`~PIL.Image.Image` around it
         (a crop of the core takes a quarter of the time)."""
-        found: list[Tile | None] = []
         with self._lock:
-            tiles, hits = self._tiles, 0
-            for key in keys:
-                tile = tiles.get(key)
-                if tile is not None:
-                    tiles.move_to_end(key)
-                    hits += 1
-                found.append(tile)
+            found = _found(self._tiles, keys)
+            hits = sum(tile is not None for tile in found)
             self.tile_hits += hits
             self.tile_misses += len(keys) - hits
         return found
@@ -251,15 +247,9 @@ class BandCache:
 
     def get_many(self, keys: Sequence[Hashable]) -> list[Band | None]:
         """Each key's band (None: not kept), under one lock."""
-        found: list[Band | None] = []
         with self._lock:
-            bands, hits = self._bands, 0
-            for key in keys:
-                band = bands.get(key)
-                if band is not None:
-                    bands.move_to_end(key)
-                    hits += 1
-                found.append(band)
+            found = _found(self._bands, keys)
+            hits = sum(band is not None for band in found)
             self.hits += hits
             self.misses += len(keys) - hits
         return found
@@ -271,6 +261,17 @@ class BandCache:
             self._bytes += len(band[0]) - (0 if old is None else len(old[0]))
             while len(self._bands) > self.max_bands:
                 self._bytes -= len(self._bands.popitem(last=False)[1][0])
+
+
+def _found(kept: OrderedDict[Hashable, T], keys: Sequence[Hashable]) -> list[T | None]:
+    """Each key's entry in ``kept`` (None: not kept), each found made the most recently used."""
+    found: list[T | None] = []
+    for key in keys:
+        entry = kept.get(key)
+        if entry is not None:
+            kept.move_to_end(key)
+        found.append(entry)
+    return found
 
 
 def _pixels(tile: Tile) -> int:

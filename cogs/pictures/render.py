@@ -204,7 +204,7 @@ def _plate(x: int, y: int, fill: tuple[int, int, int], outline: tuple[int, int, 
 
 
 def _draw_seat(fonts: Fonts, view: BoardView, index: int, seat: SeatView, x: int, y: int,
-               img: Image.Image, dx: int = 0, dy: int = 0) -> None:
+               img: Image.Image, dx: int, dy: int) -> None:
     """Draw a seat's plate (its top left corner at column ``x`` and row ``y`` of the board) on
     ``img``, whose first column and row are the board's ``dx`` and ``dy``: nothing outside the
     rows of :func:`_plate_rows` and the columns of :func:`_plate_columns`. The canvas comes
