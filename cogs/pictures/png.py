@@ -30,14 +30,9 @@ import types
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
 from PIL import Image
-
-if TYPE_CHECKING:
-    from PIL._imaging import ImagingCore as Tile
-else:
-    Tile = object
 
 T = TypeVar("T")
 
@@ -79,6 +74,10 @@ of changed bands with 4 MB, 4.4 with 8 MB, 4.2 with 12 MB and 4.1 with 24 MB."""
 Part = tuple[int, int, Hashable, int, int]
 """What a drawing step painted: its rows (first, last + 1), everything it drew with, and its
 columns (first, last + 1). Nothing is painted outside those rows and columns."""
+Tile = tuple[bytes, ...]
+"""A column of a band mapped onto the palette: its rows of palette indices (a byte a pixel),
+kept apart so that a band's rows are joined from its columns' in one pass of ``bytes.join``
+(2.3 against 8.2 µs a band for Pillow's new image, three pastes and ``tobytes``)."""
 Band = tuple[bytes, int, int]
 """A band compressed: raw deflate bytes ending at a byte boundary, the Adler-32 and the length
 of the rows compressed."""
@@ -213,8 +212,7 @@ class BandCache:
 
     def get_tiles(self, keys: Sequence[Hashable]) -> list[Tile | None]:
         """Each key's column of a band mapped onto the palette (None: not kept), under one
-        lock: Pillow's image core (mode ``P``) without the :class:`~PIL.Image.Image` around it
-        (a crop of the core takes a quarter of the time)."""
+        lock (:data:`Tile`: its rows)."""
         with self._lock:
             found = _found(self._tiles, keys)
             hits = sum(tile is not None for tile in found)
@@ -274,9 +272,14 @@ def _found(kept: OrderedDict[Hashable, T], keys: Sequence[Hashable]) -> list[T |
     return found
 
 
+def _rows(columns: Sequence[Tile | None]) -> bytes:
+    """A band's rows from its columns' (all kept), each row after its filter byte (0)."""
+    assert all(column is not None for column in columns)
+    return b"\0" + b"\0".join(map(b"".join, zip(*columns, strict=True)))
+
+
 def _pixels(tile: Tile) -> int:
-    width, height = tile.size
-    return int(width) * int(height)
+    return sum(map(len, tile))
 
 
 shared = BandCache()
@@ -341,22 +344,18 @@ def encode_parts(size: tuple[int, int], parts: Sequence[Part], draw: Draw,
                 top = missing[run[0]] * BAND_ROWS
                 bottom = min(height, (missing[run[-1]] + 1) * BAND_ROWS)
                 wanted = sorted({i for at in run for i in inside[at][column]})
-                mapped = draw(wanted, top, bottom, left, right).quantize(
-                    palette=palette, dither=Image.Dither.NONE)
+                pixels = draw(wanted, top, bottom, left, right).quantize(
+                    palette=palette, dither=Image.Dither.NONE).tobytes()
+                across_px = right - left
                 for offset, at in enumerate(run):
                     first = offset * BAND_ROWS
-                    tile = mapped.im if len(run) == 1 else mapped.im.crop(
-                        (0, first, right - left, min(bottom - top, first + BAND_ROWS)))
+                    last = min(bottom - top, first + BAND_ROWS)
+                    tile = tuple(pixels[row * across_px:(row + 1) * across_px]
+                                 for row in range(first, last))
                     cache.put_tile(tile_keys[at * across + column], tile)
                     tiles[at * across + column] = tile
         for at, band in enumerate(missing):
-            rows = min(BAND_ROWS, height - band * BAND_ROWS)
-            joined = Image.new("P", (width + 1, rows), 0)  # each row after its filter byte (0)
-            for column, (left, right) in enumerate(spans):
-                tile = tiles[at * across + column]
-                assert tile is not None
-                joined.im.paste(tile, (left + 1, 0, right + 1, rows))
-            made = compress_band(joined.tobytes())
+            made = compress_band(_rows(tiles[at * across:(at + 1) * across]))
             cache.put(keys[band], made)
             bands[band] = made
     colours = bytes(palette.getpalette() or [])

@@ -68,10 +68,11 @@ REVEAL_W = 32  # a card held at the end, face up on its seat's plate
 BACK_H = round(BACK_W * 1.4)
 
 
-def _slots(n: int, direction: int = 1) -> list[tuple[int, int]]:
+@lru_cache(maxsize=32)
+def _slots(n: int, direction: int = 1) -> tuple[tuple[int, int], ...]:
     """Top-left corners of the seat plates for ``n`` seats, seat 0 at the bottom, placed so that
     play goes counter-clockwise: with ``direction`` 1 seat 1 sits on seat 0's right, with -1
-    (play goes 0, n-1, …) on its left."""
+    (play goes 0, n-1, …) on its left. Worked out once for each (a board asks every time)."""
     w, h = BOARD_SIZE
     x_mid = (w - PLATE_W) // 2
     bottom, top, side_y = h - PLATE_H - 10, 10, (h - PLATE_H) // 2 - 5
@@ -92,8 +93,8 @@ def _slots(n: int, direction: int = 1) -> list[tuple[int, int]]:
     }
     clockwise = layouts[n]
     if direction == -1:
-        return clockwise
-    return [(w - PLATE_W - x, y) for x, y in clockwise]  # mirrored: counter-clockwise
+        return tuple(clockwise)
+    return tuple((w - PLATE_W - x, y) for x, y in clockwise)  # mirrored: counter-clockwise
 
 
 @lru_cache(maxsize=4)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs import glossary, pictures, words
-from cogs.i18n import Words
+from cogs.i18n import N_, Words
 from cogs.i18n import words as words_of
 from cogs.pictures import BoardView, BoardWords, HandView
 from cogs.pictures.service import Wanted
@@ -336,8 +336,9 @@ def alt_text(w: Words, view: BoardView) -> str:
     """The board picture described in words (its alt text, read by screen readers)."""
     parts = []
     for i, seat in enumerate(view.seats):
-        marks = [m for m, on in ((w._("to play"), seat.turn), (w._("passed"), seat.passed),
-                                 (w._("away"), seat.away)) if on]
+        marks = [w._(mark) for mark, on in ((N_("to play"), seat.turn),
+                                            (N_("passed"), seat.passed),
+                                            (N_("away"), seat.away)) if on]
         if seat.place is not None:
             marks.append(view.words.place(seat.place))
         cards = w.ngettext("{n} card", "{n} cards", seat.cards)

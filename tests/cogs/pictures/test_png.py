@@ -174,7 +174,7 @@ def test_the_shared_cache_is_bounded() -> None:
     assert len(cache) == 3 and cache.bytes == 7 + 8 + 9
     cache.put(9, (b"xx", 1, 2))  # a band put again is counted once
     assert cache.figures() == (3, 7 + 8 + 2, 0, 0, 0, 0, 0)
-    tile = Image.new("P", (100, 16)).im  # 1,600 bytes
+    tile = (bytes(100),) * 16  # 1,600 bytes
     for key in range(5):
         cache.put_tile(key, tile)
     assert cache.tile_bytes == 5 * 1600
