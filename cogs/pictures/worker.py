@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
+import struct
 import sys
 import time
 from multiprocessing.connection import Connection
@@ -39,7 +41,7 @@ def serve(conn: Connection, delay: float) -> None:
     except Exception:
         pass  # a broken font: each job then says so itself
     try:
-        conn.send((0, None, "ready", 0.0, None))  # jobs (and their time limit) start from here
+        send(conn, (0, None, "ready", 0.0, None))  # jobs (and their time limit) start from here
     except (EOFError, OSError):
         return
     while True:
@@ -57,9 +59,21 @@ def serve(conn: Connection, delay: float) -> None:
             png, error = None, type(failure).__name__
         result = (job_id, png, error, time.process_time() - start, bands.figures())
         try:
-            conn.send(result)
+            send(conn, result)
         except (EOFError, OSError):
             return
+
+
+def send(conn: Connection, message: object) -> None:
+    """``conn.send(message)`` in one write, read by ``Connection.recv`` as usual. Connection
+    writes a message over 16 KB (a board's picture) as its length, then its bytes: two writes,
+    and the bot, woken by the first, read the length and then waited, its event loop blocked,
+    for the second (this process, at a lower priority, can be preempted in between)."""
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    view = memoryview(struct.pack("!i", len(data)) + data)
+    fd = conn.fileno()
+    while view:
+        view = view[os.write(fd, view):]
 
 
 if __name__ == "__main__":

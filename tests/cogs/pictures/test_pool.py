@@ -10,13 +10,15 @@ import logging
 import os
 import pickle
 import re
+import socket
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pytest
 
 from benchmarks.load.report import scan_pictures
 from benchmarks.pictures import table_boards
-from cogs.pictures import BoardView, BoardWords, HandView, Pictures
+from cogs.pictures import BoardView, BoardWords, HandView, Pictures, worker
 from cogs.pictures.model import unpack
 from cogs.pictures.pool import DrawingPool, default_workers
 from cogs.pictures.service import PictureCache, picture_job, picture_key
@@ -166,3 +168,27 @@ def test_a_view_packed_for_a_drawing_process_unpacks_to_an_equal_view() -> None:
         other = dataclasses.replace(BOARDS["board_four"], seats=(
             dataclasses.replace(seat, **change), *BOARDS["board_four"].seats[1:]))
         assert picture_key("board", other) != picture_key("board", BOARDS["board_four"])
+
+
+def test_a_drawing_process_answers_in_one_write_that_connection_reads(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board's picture (over Connection's 16 KB) goes as its length and bytes in one write:
+    the bot, woken by it, never waits for the rest (and reads it with Connection.recv)."""
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        reader, writer = Connection(ours.detach()), Connection(theirs.detach())
+        message = (7, os.urandom(40_000), "", 0.001, None)
+        writes: list[int] = []
+        real_write = os.write
+
+        def counted(fd: int, data: memoryview) -> int:
+            writes.append(len(data))
+            return real_write(fd, data)
+
+        monkeypatch.setattr(os, "write", counted)
+        worker.send(writer, message)
+        monkeypatch.undo()
+        assert reader.recv() == message
+        assert writes == [len(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)) + 4]
+        reader.close()
+        writer.close()
