@@ -214,8 +214,7 @@ class BandCache:
         """Each key's column of a band mapped onto the palette (None: not kept), under one
         lock (:data:`Tile`: its rows)."""
         with self._lock:
-            found = _found(self._tiles, keys)
-            hits = sum(tile is not None for tile in found)
+            found, hits = _found(self._tiles, keys)
             self.tile_hits += hits
             self.tile_misses += len(keys) - hits
         return found
@@ -246,8 +245,7 @@ class BandCache:
     def get_many(self, keys: Sequence[Hashable]) -> list[Band | None]:
         """Each key's band (None: not kept), under one lock."""
         with self._lock:
-            found = _found(self._bands, keys)
-            hits = sum(band is not None for band in found)
+            found, hits = _found(self._bands, keys)
             self.hits += hits
             self.misses += len(keys) - hits
         return found
@@ -261,15 +259,19 @@ class BandCache:
                 self._bytes -= len(self._bands.popitem(last=False)[1][0])
 
 
-def _found(kept: OrderedDict[Hashable, T], keys: Sequence[Hashable]) -> list[T | None]:
-    """Each key's entry in ``kept`` (None: not kept), each found made the most recently used."""
+def _found(kept: OrderedDict[Hashable, T],
+           keys: Sequence[Hashable]) -> tuple[list[T | None], int]:
+    """Each key's entry in ``kept`` (None: not kept), each found made the most recently used;
+    and how many were found."""
     found: list[T | None] = []
+    hits = 0
     for key in keys:
         entry = kept.get(key)
         if entry is not None:
             kept.move_to_end(key)
+            hits += 1
         found.append(entry)
-    return found
+    return found, hits
 
 
 def _rows(columns: Sequence[Tile | None]) -> bytes:
