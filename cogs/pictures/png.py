@@ -22,7 +22,9 @@ table are not drawn again.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import functools
 import itertools
 import struct
 import threading
@@ -291,29 +293,45 @@ shared = BandCache()
 Draw = Callable[[Sequence[int], int, int, int, int], Image.Image]
 """``draw(indices, top, bottom, left, right)``: the picture's rows ``top`` to ``bottom`` and
 columns ``left`` to ``right`` (an RGB image that size): the background with the parts
-``indices`` drawn over it, in order. ``top`` is a multiple of :data:`BAND_ROWS` and ``left``
-one of the picture's column edges."""
+``indices`` drawn over it, in order. ``top`` is one of the picture's band edges and ``left``
+one of its column edges (both even)."""
+
+
+@functools.lru_cache(maxsize=16)
+def band_edges(height: int, rows: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """The rows where a picture ``height`` rows tall is cut into bands: 0, the inner edges
+    ``rows`` (each even, rising) and ``height``; no inner edges given: every :data:`BAND_ROWS`
+    rows."""
+    inner = rows or tuple(range(BAND_ROWS, height, BAND_ROWS))
+    if any(row % 2 or not 0 < row < height for row in inner) or list(inner) != sorted(
+            set(inner)):
+        raise ValueError(f"band edges must be even, rising and inside the picture: {inner}")
+    return (0, *inner, height)
 
 
 def encode_parts(size: tuple[int, int], parts: Sequence[Part], draw: Draw,
                  palette: Image.Image, salt: Hashable, cache: BandCache = shared,
-                 columns: Sequence[int] = ()) -> bytes:
+                 columns: Sequence[int] = (), rows: Sequence[int] = ()) -> bytes:
     """PNG bytes of a picture of ``size`` made of ``parts`` over a background that ``salt``
-    determines, mapped onto ``palette``: bands seen before, with the same parts over them, come
-    from ``cache``; a band not seen before is put together from its columns (cut at
-    ``columns``, the inner edges, each even; none: one column), each column of it seen before
-    with the same parts over it coming from ``cache`` too and the others drawn by ``draw``
-    (:data:`Draw`) and mapped onto the palette; the band is then compressed."""
+    determines, mapped onto ``palette``. The picture is cut into bands at ``rows`` (the inner
+    edges, each even; none: every :data:`BAND_ROWS` rows): bands seen before, with the same
+    parts over them, come from ``cache``; a band not seen before is put together from its
+    columns (cut at ``columns``, the inner edges, each even; none: one column), each column of
+    it seen before with the same parts over it coming from ``cache`` too and the others drawn by
+    ``draw`` (:data:`Draw`) and mapped onto the palette; the band is then compressed."""
     width, height = size
-    edges = (0, *columns, width)
-    spans = list(itertools.pairwise(edges))
+    edges = band_edges(height, tuple(rows))
+    spans = list(itertools.pairwise((0, *columns, width)))
     numbers = cache.numbers([part[2] for part in parts])
-    count = -(-height // BAND_ROWS)
+    count = len(edges) - 1
     over: list[list[int]] = [[] for _ in range(count)]  # the parts over each band, in order
     for index, part in enumerate(parts):
-        for band in range(max(0, part[0] // BAND_ROWS), min(count, -(-part[1] // BAND_ROWS))):
+        first = max(0, bisect.bisect_right(edges, part[0]) - 1)
+        last = min(count, bisect.bisect_left(edges, part[1]))
+        for band in range(first, last):
             over[band].append(index)
-    keys: list[Hashable] = [(salt, width, band, height, tuple(numbers[i] for i in indices))
+    keys: list[Hashable] = [(salt, width, edges[band], edges[band + 1], height,
+                             tuple(numbers[i] for i in indices))
                             for band, indices in enumerate(over)]
     bands = cache.get_many(keys)
     missing = [band for band, found in enumerate(bands) if found is None]
@@ -326,8 +344,8 @@ def encode_parts(size: tuple[int, int], parts: Sequence[Part], draw: Draw,
             for left, right in spans:
                 indices = [i for i in over[band] if parts[i][3] < right and parts[i][4] > left]
                 row.append(indices)
-                tile_keys.append((salt, width, height, band, left, right,
-                                  tuple(numbers[i] for i in indices)))
+                tile_keys.append((salt, width, height, edges[band], edges[band + 1], left,
+                                  right, tuple(numbers[i] for i in indices)))
             inside.append(row)
         tiles = cache.get_tiles(tile_keys)
         across = len(spans)
@@ -343,17 +361,16 @@ def encode_parts(size: tuple[int, int], parts: Sequence[Part], draw: Draw,
                 else:
                     runs.append([at])
             for run in runs:
-                top = missing[run[0]] * BAND_ROWS
-                bottom = min(height, (missing[run[-1]] + 1) * BAND_ROWS)
+                top = edges[missing[run[0]]]
+                bottom = edges[missing[run[-1]] + 1]
                 wanted = sorted({i for at in run for i in inside[at][column]})
                 pixels = draw(wanted, top, bottom, left, right).quantize(
                     palette=palette, dither=Image.Dither.NONE).tobytes()
                 across_px = right - left
-                for offset, at in enumerate(run):
-                    first = offset * BAND_ROWS
-                    last = min(bottom - top, first + BAND_ROWS)
+                for at in run:
+                    band = missing[at]
                     tile = tuple(pixels[row * across_px:(row + 1) * across_px]
-                                 for row in range(first, last))
+                                 for row in range(edges[band] - top, edges[band + 1] - top))
                     cache.put_tile(tile_keys[at * across + column], tile)
                     tiles[at * across + column] = tile
         for at, band in enumerate(missing):

@@ -312,6 +312,18 @@ Step = tuple[int, int, Hashable, int, int, Paint]
 COLUMNS = (10 + PLATE_W + 10, BOARD_SIZE[0] - (10 + PLATE_W + 10))
 """Where a board's bands are cut into columns (:func:`.png.encode_parts`): between the side
 plates of four to eight seats and the table (the play, the top and bottom plates of four)."""
+BOARD_ROWS = (6, 114, 160, 222, 266, 296, 334, 446, 554)
+"""Where a board is cut into bands (:func:`.png.encode_parts`): at the edges of what changes
+apart. The top plates (rows 7-113 with their rings), the header (to 159), the bare felt above
+the side plates, the side plates (222-328) in three bands that they share with the centre's
+lines ("New lead" from 266, the title over the play from 296), the play (334-439), the bottom
+plates (447-553), and the felt's edge above and below. A plate that changes is then drawn and
+compressed once, its own rows and no more. Against bands of 16 rows everywhere, the boards of 50
+tables in a server's order drew 0.6 columns a board instead of 4.4 and took 0.24 against 0.45 ms
+of CPU (caches warm), 0.28-0.30 against 0.52-0.53 ms (8 MB copied before each), the same
+pixels in 6 % fewer bytes (18.1 against 19.2 KB a board); boards of 2 to 8 seats, 0.80 against
+1.25 ms."""
+
 
 
 def board_parts(view: BoardView, fonts: Fonts) -> list[Step]:
@@ -457,4 +469,4 @@ def board_png(view: BoardView, fonts: Fonts, cache: BandCache = shared) -> bytes
     about a third of the cost."""
     parts = board_parts(view, fonts)
     return encode_parts(BOARD_SIZE, [part[:5] for part in parts], partial(_paint_rows, parts),
-                        palette(fonts), fonts, cache, COLUMNS)
+                        palette(fonts), fonts, cache, COLUMNS, BOARD_ROWS)

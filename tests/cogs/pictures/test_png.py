@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import random
 import zlib
+from collections.abc import Hashable
 
 import pytest
 from PIL import Image, ImageChops
@@ -20,8 +21,11 @@ from cogs.pictures import png as png_mod
 from cogs.pictures import render as render_module
 from cogs.pictures.png import BAND_ROWS, BandCache, adler32_combine
 from cogs.pictures.render import (
+    BOARD_ROWS,
     BOARD_SIZE,
     COLUMNS,
+    PLATE_H,
+    RING,
     board_parts,
     board_png,
     encode,
@@ -149,22 +153,66 @@ def _idat(data: bytes) -> bytes:
     return data[at + 4:at + 4 + length]
 
 
+class _Rows(BandCache):
+    """A band cache that remembers the rows (first, last + 1) of each band compressed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.compressed: list[tuple[int, int]] = []
+
+    def put(self, key: Hashable, band: png_mod.Band) -> None:
+        assert isinstance(key, tuple)
+        self.compressed.append((key[2], key[3]))
+        super().put(key, band)
+
+
 def test_only_the_rows_that_changed_are_compressed_again(fonts: Fonts) -> None:
-    cache = BandCache()
+    cache = _Rows()
     seats = tuple(SeatView(name, 13) for name in ("An", "Bình", "Chi", "Dũng"))
     before = BoardView(3, 10, seats, tuple(parse_cards("3s 3c")), 1)
     board_png(before, fonts, cache)
-    bands = -(-BOARD_SIZE[1] // BAND_ROWS)
+    bands = len(BOARD_ROWS) + 1
     assert cache.misses == bands and cache.hits == 0
+    assert sum(last - first for first, last in cache.compressed) == BOARD_SIZE[1]
     board_png(before, fonts, cache)  # the same board: nothing compressed
     assert cache.misses == bands and cache.hits == bands
-    # The top seat played (and passed its count on): only its plate's rows are new.
+    # The top seat played (and passed its count on): only its plate's rows are new, in one
+    # band that starts a row above its ring.
     after = BoardView(3, 10, (*seats[:2], SeatView("Chi", 11), seats[3]),
                       tuple(parse_cards("3s 3c")), 1)
     data = board_png(after, fonts, cache)
-    new = cache.misses - bands
-    assert 0 < new <= -(-(100 + 2 * 4) // BAND_ROWS) + 1
+    assert cache.misses == bands + 1
+    assert cache.compressed[-1] == (6, 10 + PLATE_H + RING + 1)
     assert _pixels(data) == _pixels(_pillows(render_board(after, fonts), fonts))
+
+
+@pytest.mark.parametrize("seats", range(1, 9))
+def test_a_plate_that_changes_alone_compresses_its_own_rows(fonts: Fonts, seats: int) -> None:
+    # The board's bands are cut at the plates' edges: whichever seat's plate changes (at any
+    # number of seats, either way round), the rows compressed again are that plate's (a side
+    # plate's band reaches 5 rows further, to the play's top), not the bands of 16 rows around it.
+    for direction in (1, -1):
+        cache = _Rows()
+        people = tuple(SeatView(f"P{i}", 13) for i in range(seats))
+        board_png(BoardView(1, 10, people, direction=direction), fonts, cache)
+        for seat in range(seats):
+            del cache.compressed[:]
+            changed = (*people[:seat], SeatView(f"P{seat}", 12), *people[seat + 1:])
+            data = board_png(BoardView(1, 10, changed, direction=direction), fonts, cache)
+            rows = sum(last - first for first, last in cache.compressed)
+            assert PLATE_H + 2 * RING <= rows <= PLATE_H + 2 * RING + 6, (seat, cache.compressed)
+            if seat == seats - 1:
+                view = BoardView(1, 10, changed, direction=direction)
+                assert _pixels(data) == _pixels(_pillows(render_board(view, fonts), fonts))
+
+
+def test_board_band_edges_are_even_and_inside_the_board() -> None:
+    edges = png_mod.band_edges(BOARD_SIZE[1], BOARD_ROWS)
+    assert edges[0] == 0 and edges[-1] == BOARD_SIZE[1] and list(edges) == sorted(set(edges))
+    assert png_mod.band_edges(64) == (0, BAND_ROWS, 2 * BAND_ROWS, 3 * BAND_ROWS, 64)
+    for wrong in ((7,), (100, 50), (0,), (BOARD_SIZE[1],), (50, 50)):
+        with pytest.raises(ValueError, match="band edges"):
+            png_mod.band_edges(BOARD_SIZE[1], wrong)
 
 
 def test_the_shared_cache_is_bounded() -> None:
@@ -196,13 +244,13 @@ def test_only_the_columns_that_changed_are_drawn_again(fonts: Fonts) -> None:
     before = BoardView(3, 10, seats, tuple(parse_cards("3s 3c")), 1)
     board_png(before, fonts, cache)
     across = len(COLUMNS) + 1
-    bands = -(-BOARD_SIZE[1] // BAND_ROWS)
+    bands = len(BOARD_ROWS) + 1
     assert cache.tile_misses == across * bands and cache.tile_hits == 0
     after = BoardView(3, 10, (seats[0], SeatView("Bình", 12), *seats[2:]),
                       tuple(parse_cards("3s 3c")), 1)
     data = board_png(after, fonts, cache)
     new = cache.misses - bands
-    assert 0 < new <= -(-(100 + 2 * 4) // BAND_ROWS) + 1
+    assert new == 3  # the side plate's rows, cut where the centre's lines start
     assert cache.tile_misses == across * bands + new  # one column of each new band
     assert cache.tile_hits == (across - 1) * new
     assert _pixels(data) == _pixels(_pillows(render_board(after, fonts), fonts))

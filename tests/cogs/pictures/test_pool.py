@@ -21,6 +21,7 @@ from benchmarks.pictures import table_boards
 from cogs.pictures import BoardView, BoardWords, HandView, Pictures, worker
 from cogs.pictures.model import unpack
 from cogs.pictures.pool import DrawingPool, default_workers
+from cogs.pictures.render import BOARD_ROWS
 from cogs.pictures.service import PictureCache, picture_job, picture_key
 from cogs.pictures.worker import NICE
 from engine import parse_cards
@@ -110,16 +111,17 @@ async def test_one_board_for_two_readers_is_drawn_once_and_the_cache_is_bounded(
         assert drawn.png is not None and pictures.known(second).png is drawn.png
         assert pictures.pool is not None and pictures.pool.drawn == 1
         assert "1 drawn" in pictures.figures() and "cache 1 pictures" in pictures.figures()
-        # The drawing process's band cache: a first board is all new bands (560 rows of 16)
+        # The drawing process's band cache: a first board is all new bands (the board's ten)
         # of three new columns each, as the load benchmark reads it from the bot's log.
         line = pictures.figures()
-        assert re.search(r"; bands 35 \(\d+ KB, 0% reused\), columns 105 \(0% reused\)$",
-                         line), line
+        bands = len(BOARD_ROWS) + 1
+        assert re.search(rf"; bands {bands} \(\d+ KB, 0% reused\), columns {3 * bands} "
+                         r"\(0% reused\)$", line), line
         log = tmp_path / "bot.log"
         log.write_text(f"2026-12-02 10:00:00 INFO loop lag: max 1.0 ms; {line}\n")
         found = scan_pictures(log)
-        assert found["bands"] == 35 and found["bands_reused_pct"] == 0 and found["workers"] == 1
-        assert found["columns"] == 105 and found["columns_reused_pct"] == 0
+        assert found["bands"] == bands and found["bands_reused_pct"] == 0 and found["workers"] == 1
+        assert found["columns"] == 3 * bands and found["columns_reused_pct"] == 0
         # the drawings by kind (one board for the two messages)
         assert found["boards_drawn"] == 1 and found["hands_drawn"] == 0
     finally:
