@@ -230,6 +230,11 @@ def test_the_shared_cache_is_bounded() -> None:
     cache.put_tile(5, tile)  # the oldest columns go until the rest fit
     assert cache.tile_bytes == 2 * 1600 and cache.get_tiles([3, 4, 5]) == [None, tile, tile]
     assert cache.figures() == (3, 17 + 3200, 0, 0, 2, 2, 1)
+    by_bytes = BandCache(max_bands=100, max_band_bytes=10)
+    for key in range(1, 6):
+        by_bytes.put(key, (b"x" * key, 1, key))  # 1 + ... + 5 bytes: the oldest go
+    assert len(by_bytes) == 2 and by_bytes.bytes == 4 + 5
+    assert by_bytes.get_many([3, 4, 5]) == [None, (b"xxxx", 1, 4), (b"xxxxx", 1, 5)]
     numbers = cache.numbers(["a", "b", "c", "a"])
     assert numbers[:3] == [0, 1, 2] and numbers[3] == 3  # "a" was forgotten: a new number
     assert png_mod.shared.max_bands == png_mod.MAX_BANDS
