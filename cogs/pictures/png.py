@@ -4,7 +4,8 @@ same rows are shown again.
 Consecutive boards of a table differ in a few places (a plate, the play in the middle): most of
 their rows show what the board before showed, or what another table's shows (the felt). Mapping
 the whole picture onto the palette and compressing it every time was most of a board's cost.
-Here the picture is cut into bands of :data:`BAND_ROWS` rows. A band is known by the parts drawn
+Here the picture is cut into bands of rows (where its drawer says: a board at its plates' edges,
+``render.BOARD_ROWS``; else every :data:`BAND_ROWS` rows). A band is known by the parts drawn
 across its rows (:data:`Part`: the rows a drawing step painted, its exact arguments and its
 columns), in drawing order: two boards whose bands have the same parts have the same pixels
 there. Each band is mapped onto the palette and compressed once (a raw deflate stream ended at
