@@ -325,7 +325,6 @@ pixels in 6 % fewer bytes (18.1 against 19.2 KB a board); boards of 2 to 8 seats
 1.25 ms."""
 
 
-
 def board_parts(view: BoardView, fonts: Fonts) -> list[Step]:
     """The board's drawing steps in order, each with the rows it paints (first, last + 1),
     known before it is drawn, its exact arguments and its columns (:data:`.png.Part`): two
